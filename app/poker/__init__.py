@@ -1,0 +1,1 @@
+"""The pure poker core: cards, hand evaluation, equity, the betting engine, PHH."""
