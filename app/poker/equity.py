@@ -164,13 +164,13 @@ def _validate(hands: Sequence[CardsLike | None], board: CardsLike, dead: CardsLi
         raise InvalidPlayerCount(
             f"equity needs {MIN_PLAYERS} to {MAX_PLAYERS} hands, got {len(hands)}",
             count=len(hands))
-    holes = tuple(_hole(h) for h in hands)
-    board_cards, dead_cards = _cards(board), _cards(dead)
+    holes = tuple(hole_cards(h) for h in hands)
+    board_cards, dead_cards = natural_cards(board), natural_cards(dead)
     if len(board_cards) not in BOARD_SIZES:
         raise InvalidBoard(f"a board has 0, 3, 4 or 5 cards, got {len(board_cards)}",
                            count=len(board_cards))
     known = [c for h in holes if h is not None for c in h] + [*board_cards, *dead_cards]
-    _check_distinct(known)
+    check_distinct(known)
     unseen = np.array(sorted(set(range(52)) - set(known)), dtype=np.uint8)
     spot = _Spot(holes, board_cards, unseen)
     if spot.to_deal > unseen.size:
@@ -179,7 +179,8 @@ def _validate(hands: Sequence[CardsLike | None], board: CardsLike, dead: CardsLi
     return spot
 
 
-def _cards(cards: CardsLike) -> tuple[Card, ...]:
+def natural_cards(cards: CardsLike) -> tuple[Card, ...]:
+    """Cards from text or a sequence; jokers and non-cards raise :class:`InvalidCard`."""
     parsed = parse_cards(cards) if isinstance(cards, str) else tuple(cards)
     for card in parsed:
         if not isinstance(card, Card) or card.is_joker:
@@ -187,17 +188,19 @@ def _cards(cards: CardsLike) -> tuple[Card, ...]:
     return parsed
 
 
-def _hole(hand: CardsLike | None) -> tuple[Card, Card] | None:
+def hole_cards(hand: CardsLike | None) -> tuple[Card, Card] | None:
+    """Two hole cards, or ``None`` for a random hand (``None`` or ``"??"``)."""
     if hand is None or (isinstance(hand, str) and hand.strip() == "??"):
         return None
-    cards = _cards(hand)
+    cards = natural_cards(hand)
     if len(cards) != 2:
         raise InvalidHoleCards(f"a hand has two cards, got {len(cards)}: "
                                f"{''.join(map(str, cards)) or 'none'}", count=len(cards))
     return cards[0], cards[1]
 
 
-def _check_distinct(cards: Sequence[Card]) -> None:
+def check_distinct(cards: Sequence[Card]) -> None:
+    """Raise :class:`DuplicateCard` if a card appears twice among hands, board and dead."""
     seen: set[Card] = set()
     for card in cards:
         if card in seen:
