@@ -2,21 +2,154 @@
 
 from __future__ import annotations
 
-from fastapi import FastAPI
+import json
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
+from starlette.exceptions import HTTPException
 
 from app import __version__
+from app.accounts.hooks import AccountHooks
+from app.accounts.mail import Mailer
+from app.accounts.pages import pages_router
+from app.accounts.ratelimit import RateLimiter
+from app.accounts.router import auth_router, users_router
+from app.admin.router import router as admin_router
 from app.config import Settings, get_settings
+from app.db.engine import Database
+from app.errors import HoldemError
+
+log = logging.getLogger(__name__)
+
+HTTP_ERROR_CODES = {
+    401: "not_authenticated",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+}
+
+
+def error_body(code: str, message: str, **details: Any) -> dict[str, Any]:
+    """The JSON shape of every error: ``{"error": {"code", "message", ...}}``."""
+    return {"error": {"code": code, "message": message, **details}}
+
+
+async def _holdem_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, HoldemError)
+    log.info("%s %s -> %s %s", request.method, request.url.path, exc.status, exc.code)
+    return JSONResponse({"error": exc.to_dict()}, status_code=exc.status,
+                        headers=getattr(exc, "headers", None))
+
+
+async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    problems = [
+        {
+            "location": [str(part) for part in error.get("loc", ())],
+            "message": str(error.get("msg", "")).removeprefix("Value error, "),
+        }
+        for error in exc.errors()
+    ]
+    log.info("%s %s -> 422 invalid_payload", request.method, request.url.path)
+    summary = "; ".join(f"{'.'.join(p['location'][1:]) or 'body'}: {p['message']}"
+                        for p in problems)
+    return JSONResponse(
+        jsonable_encoder(error_body("invalid_payload", summary or "invalid request",
+                                    problems=problems)),
+        status_code=422,
+    )
+
+
+async def _http_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, HTTPException)
+    code = HTTP_ERROR_CODES.get(exc.status_code, "http_error")
+    return JSONResponse(error_body(code, str(exc.detail)), status_code=exc.status_code,
+                        headers=exc.headers)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Map typed errors, invalid payloads and HTTP errors to the one JSON error shape."""
+    app.add_exception_handler(HoldemError, _holdem_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(HTTPException, _http_error)
+
+
+def summaries_from_docstrings(router: APIRouter) -> None:
+    """Use each route's one-line docstring as its OpenAPI summary (``/docs``)."""
+    for route in router.routes:
+        if isinstance(route, APIRoute) and route.summary is None and route.endpoint.__doc__:
+            route.summary = route.endpoint.__doc__.strip().splitlines()[0].rstrip(".")
+        included = getattr(route, "original_router", None)
+        if isinstance(included, APIRouter):
+            summaries_from_docstrings(included)
+
+
+class JsonLogFormatter(logging.Formatter):
+    """One JSON object per line, for production log collectors."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry = {
+            "time": self.formatTime(record),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        return json.dumps(entry)
+
+
+def configure_logging(settings: Settings) -> None:
+    """Readable lines in development, JSON lines in production (app loggers at INFO)."""
+    handler = logging.StreamHandler()
+    if settings.is_development:
+        handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    else:
+        handler.setFormatter(JsonLogFormatter())
+    app_logger = logging.getLogger("app")
+    app_logger.handlers[:] = [handler]
+    app_logger.setLevel(logging.INFO)
+    app_logger.propagate = False
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the application for ``settings`` (the environment's by default)."""
     settings = settings or get_settings()
-    app = FastAPI(title="holdem-server", version=__version__)
+    settings.check()
+    database = Database(settings.database_url)
+    mailer = Mailer(settings)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        await mailer.close()
+        await database.dispose()
+
+    app = FastAPI(title="holdem-server", version=__version__, lifespan=lifespan)
     app.state.settings = settings
+    app.state.database = database
+    app.state.mailer = mailer
+    app.state.rate_limiter = RateLimiter(enabled=settings.rate_limits_enabled)
+    app.state.account_hooks = AccountHooks()
+    install_error_handlers(app)
 
     @app.get("/health", tags=["meta"])
     async def health() -> dict[str, str]:
         """Liveness: the server answers."""
         return {"status": "ok", "version": __version__}
 
+    app.include_router(auth_router)
+    app.include_router(pages_router)
+    app.include_router(users_router)
+    app.include_router(admin_router)
+    summaries_from_docstrings(app.router)
     return app

@@ -1,0 +1,1 @@
+"""Accounts over REST: sign-up, login, tokens, profile, avatar, e-mails, daily credits."""

@@ -1,0 +1,31 @@
+"""Callbacks other features register to react to account events.
+
+The realtime layer registers a ``before_delete`` hook that cashes the player out
+of every table (through :func:`app.db.ledger.release`) before their data is
+erased, and an ``after_ban`` hook that ends their live connections.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+UserHook = Callable[[int], Awaitable[None]]
+
+
+@dataclass
+class AccountHooks:
+    """Lists of ``async def hook(user_id)`` run at account events, in order."""
+
+    before_delete: list[UserHook] = field(default_factory=list)
+    after_ban: list[UserHook] = field(default_factory=list)
+
+    async def run_before_delete(self, user_id: int) -> None:
+        """Run before an account is erased; an exception aborts the deletion."""
+        for hook in self.before_delete:
+            await hook(user_id)
+
+    async def run_after_ban(self, user_id: int) -> None:
+        """Run after a ban is committed."""
+        for hook in self.after_ban:
+            await hook(user_id)

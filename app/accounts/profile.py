@@ -1,0 +1,221 @@
+"""What a signed-in user does with their account: profile, avatar, password, e-mail,
+daily credits, deletion."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any, cast
+
+import anyio.to_thread
+from sqlalchemy import delete, or_, select, update
+from sqlalchemy.engine import CursorResult
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.attributes import set_committed_value
+
+from app.accounts import mail
+from app.accounts.avatars import CONTENT_TYPE, default_avatar, normalise_avatar
+from app.accounts.errors import (
+    DailyCreditsNotReady,
+    DisplayNameTaken,
+    EmailNotVerified,
+    WrongPassword,
+)
+from app.accounts.hooks import AccountHooks
+from app.accounts.mail import Mailer
+from app.accounts.passwords import check_password_policy, verify_password
+from app.accounts.schemas import display_name_key
+from app.accounts.service import (
+    describe_duration,
+    ensure_display_name_free,
+    ensure_email_free,
+    issue_link,
+    notify_password_changed,
+    open_session,
+    revoke_sessions,
+    set_password,
+)
+from app.accounts.tokens import SessionToken
+from app.config import Settings
+from app.db import ledger
+from app.db.models import (
+    AccountToken,
+    Avatar,
+    LedgerEntry,
+    LedgerReason,
+    TokenPurpose,
+    User,
+    UserStatus,
+    utcnow,
+)
+
+
+async def confirm_password(user: User, password: str, settings: Settings) -> None:
+    """Raise :class:`WrongPassword` unless ``password`` is the user's current one."""
+    matches, _ = await verify_password(password, user.password_hash, settings)
+    if not matches:
+        raise WrongPassword("the current password is wrong")
+
+
+async def rename(session: AsyncSession, user: User, display_name: str) -> User:
+    """Change the display name (unique, case-insensitively)."""
+    await ensure_display_name_free(session, display_name, except_user=user.id)
+    user.display_name = display_name
+    user.display_name_key = display_name_key(display_name)
+    try:
+        await session.commit()
+    except IntegrityError:
+        await session.rollback()
+        raise DisplayNameTaken("this display name is taken", display_name=display_name) from None
+    return user
+
+
+async def set_avatar(session: AsyncSession, user: User, upload: bytes) -> None:
+    """Validate, re-encode and store an uploaded avatar."""
+    image = await anyio.to_thread.run_sync(normalise_avatar, upload)
+    avatar = await session.get(Avatar, user.id)
+    if avatar is None:
+        session.add(Avatar(user_id=user.id, image=image, content_type=CONTENT_TYPE,
+                           updated_at=utcnow()))
+    else:
+        avatar.image, avatar.content_type, avatar.updated_at = image, CONTENT_TYPE, utcnow()
+    await session.commit()
+
+
+async def avatar_of(session: AsyncSession, public_id: str) -> tuple[bytes, str] | None:
+    """The avatar image and content type of an account (generated if none was uploaded)."""
+    row = (
+        await session.execute(
+            select(User.id, Avatar.image, Avatar.content_type)
+            .outerjoin(Avatar, Avatar.user_id == User.id)
+            .where(User.public_id == public_id)
+        )
+    ).first()
+    if row is None:
+        return None
+    if row.image is None:
+        return await anyio.to_thread.run_sync(default_avatar, public_id), CONTENT_TYPE
+    return bytes(row.image), str(row.content_type)
+
+
+async def change_password(
+    session: AsyncSession,
+    settings: Settings,
+    mailer: Mailer,
+    user: User,
+    current_password: str,
+    new_password: str,
+) -> SessionToken:
+    """Replace the password, end every other session and return a new one for this client."""
+    await confirm_password(user, current_password, settings)
+    assert user.email is not None
+    check_password_policy(new_password, email=user.email, display_name=user.display_name)
+    await set_password(session, settings, user, new_password)
+    await session.commit()
+    notify_password_changed(mailer, user)
+    return open_session(user, settings)
+
+
+def mask_email(email: str) -> str:
+    """``alice@example.com`` → ``a****@example.com``: enough to recognise, not to harvest."""
+    local, _, domain = email.partition("@")
+    return f"{local[:1]}{'*' * max(len(local) - 1, 1)}@{domain}"
+
+
+async def request_email_change(
+    session: AsyncSession,
+    settings: Settings,
+    mailer: Mailer,
+    user: User,
+    current_password: str,
+    new_email: str,
+) -> None:
+    """Mail a confirmation link to the new address and a notice to the current one."""
+    await confirm_password(user, current_password, settings)
+    await ensure_email_free(session, new_email)
+    link = await issue_link(session, settings, user, TokenPurpose.CHANGE_EMAIL,
+                            ttl_seconds=settings.verify_token_ttl_seconds, email=new_email)
+    await session.commit()
+    assert user.email is not None
+    mailer.send(mail.EMAIL_CHANGE_NEW, new_email, display_name=user.display_name, link=link,
+                new_email=new_email,
+                expires_in=describe_duration(settings.verify_token_ttl_seconds))
+    mailer.send(mail.EMAIL_CHANGE_OLD, user.email, display_name=user.display_name,
+                new_email_masked=mask_email(new_email))
+
+
+def daily_credits_available_at(user: User, settings: Settings) -> datetime:
+    """When the user may next claim daily credits."""
+    if user.last_daily_credits_at is None:
+        return user.created_at
+    return user.last_daily_credits_at + timedelta(seconds=settings.daily_credits_cooldown_seconds)
+
+
+async def claim_daily_credits(
+    session: AsyncSession, settings: Settings, user: User
+) -> LedgerEntry:
+    """Grant the daily credits once per cooldown; concurrent claims get one grant."""
+    if user.email_verified_at is None:
+        raise EmailNotVerified("verify your e-mail address to claim daily credits")
+    now = utcnow()
+    ready_since = now - timedelta(seconds=settings.daily_credits_cooldown_seconds)
+    claimed = await session.execute(
+        update(User)
+        .where(
+            User.id == user.id,
+            or_(User.last_daily_credits_at.is_(None), User.last_daily_credits_at <= ready_since),
+        )
+        .values(last_daily_credits_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    if cast(CursorResult[Any], claimed).rowcount != 1:
+        await session.refresh(user)
+        available_at = daily_credits_available_at(user, settings)
+        wait = max(1, int((available_at - now).total_seconds()))
+        raise DailyCreditsNotReady(
+            f"daily credits already claimed, come back in {describe_duration(wait)}",
+            available_at=available_at.isoformat(),
+            retry_after=wait,
+        )
+    set_committed_value(user, "last_daily_credits_at", now)
+    entry = await ledger.credit(session, user.id, settings.daily_credits,
+                                reason=LedgerReason.DAILY_CREDITS)
+    await session.commit()
+    return entry
+
+
+async def delete_account(
+    session: AsyncSession,
+    settings: Settings,
+    mailer: Mailer,
+    hooks: AccountHooks,
+    user: User,
+    password: str,
+) -> None:
+    """Cash out of every table, erase personal data and keep only an anonymous row."""
+    await confirm_password(user, password, settings)
+    await hooks.run_before_delete(user.id)
+    await session.refresh(user)
+    email, display_name = user.email, user.display_name
+    if user.balance > 0:
+        await ledger.debit(session, user.id, user.balance, reason=LedgerReason.ACCOUNT_CLOSED)
+    await erase(session, user)
+    await session.commit()
+    if email:
+        mailer.send(mail.ACCOUNT_DELETED, email, display_name=display_name,
+                    deleted_at=utcnow().strftime("%Y-%m-%d %H:%M UTC"))
+
+
+async def erase(session: AsyncSession, user: User) -> None:
+    """Remove everything that identifies ``user``; ids stay for the ledger and hand histories."""
+    await session.execute(delete(AccountToken).where(AccountToken.user_id == user.id))
+    await session.execute(delete(Avatar).where(Avatar.user_id == user.id))
+    user.email = None
+    user.display_name = None
+    user.display_name_key = None
+    user.password_hash = None
+    user.email_verified_at = None
+    user.ban_reason = None
+    user.status = UserStatus.DELETED
+    user.deleted_at = utcnow()
+    await revoke_sessions(session, user)

@@ -1,0 +1,184 @@
+"""Request and response bodies of the account API (separate from the ORM models)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from datetime import datetime
+from typing import Annotated
+
+from email_validator import EmailNotValidError, validate_email
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from app.db.models import LedgerReason, Role, UserStatus
+
+DISPLAY_NAME_PATTERN = re.compile(r"^\w[\w .\-]{1,18}\w$")
+
+
+def normalise_email(value: str) -> str:
+    """The canonical, case-insensitive form of an address.
+
+    ``Foo@Example.COM`` becomes ``foo@example.com``.
+    """
+    try:
+        checked = validate_email(value.strip(), check_deliverability=False)
+    except EmailNotValidError as error:
+        raise ValueError(str(error)) from None
+    return checked.normalized.lower()
+
+
+def normalise_display_name(value: str) -> str:
+    """Trim and NFC-normalise a display name; 3–20 letters, digits, spaces, ``._-``."""
+    name = unicodedata.normalize("NFC", value.strip())
+    if not 3 <= len(name) <= 20:
+        raise ValueError("display name must be 3 to 20 characters")
+    if not DISPLAY_NAME_PATTERN.fullmatch(name) or "  " in name:
+        raise ValueError(
+            "display name may use letters, digits, single spaces, '.', '_' and '-', "
+            "and must start and end with a letter or digit"
+        )
+    return name
+
+
+def display_name_key(name: str) -> str:
+    """The form display names are compared in, so ``Ann`` and ``ANN`` collide."""
+    return name.casefold()
+
+
+Email = Annotated[str, Field(max_length=320), AfterValidator(normalise_email)]
+DisplayName = Annotated[str, Field(max_length=40), AfterValidator(normalise_display_name)]
+Password = Annotated[str, Field(min_length=1, max_length=256)]
+LinkToken = Annotated[str, Field(min_length=1, max_length=128)]
+
+
+class Strict(BaseModel):
+    """Bodies reject unknown fields."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class UserCreate(Strict):
+    """Sign-up."""
+
+    email: Email
+    password: Password
+    display_name: DisplayName
+
+
+class UserUpdate(Strict):
+    """Profile changes."""
+
+    display_name: DisplayName
+
+
+class LoginRequest(Strict):
+    """E-mail and password."""
+
+    email: Email
+    password: Password
+
+
+class EmailRequest(Strict):
+    """An e-mail address to send a link to."""
+
+    email: Email
+
+
+class TokenRequest(Strict):
+    """A token from an e-mailed link."""
+
+    token: LinkToken
+
+
+class PasswordReset(Strict):
+    """A reset link's token and the new password."""
+
+    token: LinkToken
+    new_password: Password
+
+
+class PasswordChange(Strict):
+    """The current password and the new one."""
+
+    current_password: Password
+    new_password: Password
+
+
+class EmailChange(Strict):
+    """The current password and the new address."""
+
+    current_password: Password
+    new_email: Email
+
+
+class AccountDelete(Strict):
+    """The password, to confirm deletion."""
+
+    password: Password
+
+
+class UserPublic(BaseModel):
+    """What other players see of an account."""
+
+    public_id: str
+    display_name: str | None
+    avatar_url: str
+
+
+class UserPrivate(UserPublic):
+    """What the owner of an account sees."""
+
+    id: int
+    email: str | None
+    email_verified: bool
+    role: Role
+    status: UserStatus
+    balance: int
+    created_at: datetime
+    daily_credits_available_at: datetime
+
+
+class SessionPublic(BaseModel):
+    """A new session: the token for ``Authorization: Bearer`` and its CSRF companion."""
+
+    access_token: str
+    token_type: str = "bearer"
+    expires_at: datetime
+    csrf_token: str
+    user: UserPrivate
+
+
+class Message(BaseModel):
+    """A human-readable acknowledgement."""
+
+    message: str
+
+
+class LedgerEntryPublic(BaseModel):
+    """One change of a balance."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    id: int
+    amount: int
+    reason: LedgerReason
+    reference: str | None
+    balance_after: int
+    created_at: datetime
+
+
+class LedgerEntriesPublic(BaseModel):
+    """A page of ledger entries, newest first, and how many there are in all."""
+
+    items: list[LedgerEntryPublic]
+    count: int
+    page: int
+    per_page: int
+
+
+class DailyCreditsPublic(BaseModel):
+    """The credits just granted and when the next grant is possible."""
+
+    entry: LedgerEntryPublic
+    balance: int
+    next_available_at: datetime

@@ -1,0 +1,48 @@
+"""ORM users and ledger rows turned into API bodies."""
+
+from __future__ import annotations
+
+from app.accounts.profile import daily_credits_available_at
+from app.accounts.schemas import LedgerEntriesPublic, LedgerEntryPublic, UserPrivate, UserPublic
+from app.config import Settings
+from app.db.models import LedgerEntry, User
+
+
+def avatar_url(user: User, settings: Settings) -> str:
+    """The stable address of a user's avatar (it serves the current image)."""
+    return f"{settings.public_url.rstrip('/')}/users/{user.public_id}/avatar"
+
+
+def user_public(user: User, settings: Settings) -> UserPublic:
+    """What other players see."""
+    return UserPublic(public_id=user.public_id, display_name=user.display_name,
+                      avatar_url=avatar_url(user, settings))
+
+
+def user_private(user: User, settings: Settings) -> UserPrivate:
+    """What the account's owner (or an admin) sees."""
+    return UserPrivate(
+        id=user.id,
+        public_id=user.public_id,
+        display_name=user.display_name,
+        avatar_url=avatar_url(user, settings),
+        email=user.email,
+        email_verified=user.email_verified_at is not None,
+        role=user.role,
+        status=user.status,
+        balance=user.balance,
+        created_at=user.created_at,
+        daily_credits_available_at=daily_credits_available_at(user, settings),
+    )
+
+
+def ledger_page(
+    entries: list[LedgerEntry], count: int, *, page: int, per_page: int
+) -> LedgerEntriesPublic:
+    """One page of ledger entries."""
+    return LedgerEntriesPublic(
+        items=[LedgerEntryPublic.model_validate(entry) for entry in entries],
+        count=count,
+        page=page,
+        per_page=per_page,
+    )

@@ -1,0 +1,1 @@
+"""Admin endpoints over HTTP: users, bans, credit adjustments, the audit log."""

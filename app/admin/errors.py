@@ -1,0 +1,26 @@
+"""Errors an admin can run into."""
+
+from __future__ import annotations
+
+from app.errors import HoldemError
+
+
+class UserNotFound(HoldemError):
+    """No account has this id."""
+
+    code = "user_not_found"
+    status = 404
+
+
+class AccountDeleted(HoldemError):
+    """The account was deleted; it can be viewed but not changed."""
+
+    code = "account_deleted"
+    status = 409
+
+
+class CannotModerateAdmin(HoldemError):
+    """Admins cannot ban admins (themselves included)."""
+
+    code = "cannot_moderate_admin"
+    status = 409

@@ -1,0 +1,124 @@
+"""``/admin`` routes. Every route needs an admin; players get 403.
+
+Feature areas add their own admin routes (tables, hand histories) as further
+``APIRouter``s included in :data:`router`, so they share the prefix and the check.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query
+
+from app.accounts.dependencies import AdminUser, AppSettings, DbSession, Hooks, admin_user
+from app.accounts.schemas import LedgerEntriesPublic, LedgerEntryPublic
+from app.accounts.views import ledger_page, user_private
+from app.admin import service
+from app.admin.dependencies import TargetUser
+from app.admin.schemas import (
+    AdminUserPublic,
+    AdminUsersPublic,
+    AuditLogEntryPublic,
+    AuditLogPublic,
+    BanRequest,
+    CreditAdjustment,
+    CreditAdjustmentResult,
+)
+from app.config import Settings
+from app.db import ledger
+from app.db.models import Role, User, UserStatus
+
+router = APIRouter(prefix="/admin", tags=["admin"], dependencies=[Depends(admin_user)])
+Page = Annotated[int, Query(ge=1, le=1_000_000)]
+PerPage = Annotated[int, Query(ge=1, le=200)]
+
+
+def admin_view(user: User, settings: Settings) -> AdminUserPublic:
+    """An account with the fields only admins see."""
+    return AdminUserPublic(
+        **user_private(user, settings).model_dump(),
+        ban_reason=user.ban_reason,
+        banned_at=user.banned_at,
+        deleted_at=user.deleted_at,
+        email_verified_at=user.email_verified_at,
+        last_daily_credits_at=user.last_daily_credits_at,
+    )
+
+
+@router.get("/users")
+async def list_users(
+    session: DbSession,
+    settings: AppSettings,
+    q: Annotated[str | None, Query(max_length=320, description="e-mail, name or id")] = None,
+    status: UserStatus | None = None,
+    role: Role | None = None,
+    page: Page = 1,
+    per_page: PerPage = 50,
+) -> AdminUsersPublic:
+    """Search accounts by e-mail, display name or id, one page at a time."""
+    users, count = await service.find_users(session, query=q, status=status, role=role,
+                                            offset=(page - 1) * per_page, limit=per_page)
+    return AdminUsersPublic(items=[admin_view(user, settings) for user in users], count=count,
+                            page=page, per_page=per_page)
+
+
+@router.get("/users/{user_id}")
+async def read_user(user: TargetUser, settings: AppSettings) -> AdminUserPublic:
+    """One account."""
+    return admin_view(user, settings)
+
+
+@router.get("/users/{user_id}/ledger")
+async def read_user_ledger(
+    user: TargetUser, session: DbSession, page: Page = 1, per_page: PerPage = 50
+) -> LedgerEntriesPublic:
+    """One account's credit history, newest first."""
+    entries, count = await ledger.entries_for(session, user.id, offset=(page - 1) * per_page,
+                                              limit=per_page)
+    return ledger_page(entries, count, page=page, per_page=per_page)
+
+
+@router.post("/users/{user_id}/ban")
+async def ban_user(
+    data: BanRequest,
+    user: TargetUser,
+    admin: AdminUser,
+    session: DbSession,
+    settings: AppSettings,
+    hooks: Hooks,
+) -> AdminUserPublic:
+    """Ban an account: no more logins, existing sessions end."""
+    await service.ban(session, hooks, admin, user, data.reason)
+    return admin_view(user, settings)
+
+
+@router.post("/users/{user_id}/unban")
+async def unban_user(
+    user: TargetUser, admin: AdminUser, session: DbSession, settings: AppSettings
+) -> AdminUserPublic:
+    """Lift a ban."""
+    await service.unban(session, admin, user)
+    return admin_view(user, settings)
+
+
+@router.post("/users/{user_id}/credits")
+async def adjust_credits(
+    data: CreditAdjustment, user: TargetUser, admin: AdminUser, session: DbSession
+) -> CreditAdjustmentResult:
+    """Add or remove credits with a reason, through the ledger."""
+    entry = await service.adjust_credits(session, admin, user, data.amount, data.reason)
+    return CreditAdjustmentResult(entry=LedgerEntryPublic.model_validate(entry),
+                                  balance=entry.balance_after)
+
+
+@router.get("/audit-log")
+async def read_audit_log(
+    session: DbSession, page: Page = 1, per_page: PerPage = 50
+) -> AuditLogPublic:
+    """Admin actions, newest first."""
+    entries, count = await service.audit_log(session, offset=(page - 1) * per_page,
+                                             limit=per_page)
+    return AuditLogPublic(
+        items=[AuditLogEntryPublic.model_validate(entry) for entry in entries],
+        count=count, page=page, per_page=per_page,
+    )

@@ -1,0 +1,258 @@
+"""The credits ledger: the only code that changes a balance or the chips held at tables.
+
+Every change is a :class:`LedgerEntry` written in the caller's transaction together
+with a conditional balance update, so a balance can never go below zero, even when
+requests race. Nothing here commits: the caller commits once, so the entry, the
+balance and whatever caused them land together or not at all.
+
+Chips at a table are escrowed: a buy-in moves credits from a balance to the table's
+:class:`TableEscrow`, a cash-out moves them back (to whoever won them), rake leaves
+the table for good. :func:`audit` checks DESIGN principle 4::
+
+    sum(balances) + chips escrowed at tables == credits granted - credits removed
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import func, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.util import identity_key
+
+from app.db.models import TRANSFER_REASONS, LedgerEntry, LedgerReason, TableEscrow, User, utcnow
+from app.errors import HoldemError
+
+
+class InsufficientCredits(HoldemError):
+    """The balance is smaller than the amount asked for."""
+
+    code = "insufficient_credits"
+    status = 409
+
+
+class AccountNotFound(HoldemError):
+    """No account has this id."""
+
+    code = "account_not_found"
+    status = 404
+
+
+class EscrowShortfall(HoldemError):
+    """A table was asked to pay out more chips than it holds."""
+
+    code = "escrow_shortfall"
+    status = 409
+
+
+def _require_positive(amount: int) -> None:
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise ValueError(f"amount must be a positive integer, got {amount!r}")
+
+
+async def _change_balance(
+    session: AsyncSession, user_id: int, delta: int, reason: LedgerReason, reference: str | None
+) -> LedgerEntry:
+    statement = (
+        update(User)
+        .where(User.id == user_id, User.balance + delta >= 0)
+        .values(balance=User.balance + delta)
+        .returning(User.balance)
+        .execution_options(synchronize_session=False)
+    )
+    balance_after = (await session.execute(statement)).scalar_one_or_none()
+    if balance_after is None:
+        balance = await session.scalar(select(User.balance).where(User.id == user_id))
+        if balance is None:
+            raise AccountNotFound("no such account", user_id=user_id)
+        raise InsufficientCredits(
+            f"balance is {balance}, {-delta} needed", balance=balance, needed=-delta
+        )
+    loaded = session.identity_map.get(identity_key(User, user_id))
+    if loaded is not None:
+        set_committed_value(loaded, "balance", balance_after)
+    entry = LedgerEntry(
+        user_id=user_id,
+        amount=delta,
+        reason=reason,
+        reference=reference,
+        balance_after=balance_after,
+        created_at=utcnow(),
+    )
+    session.add(entry)
+    await session.flush([entry])
+    return entry
+
+
+async def credit(
+    session: AsyncSession,
+    user_id: int,
+    amount: int,
+    *,
+    reason: LedgerReason,
+    reference: str | None = None,
+) -> LedgerEntry:
+    """Add ``amount`` (> 0) to a balance and record why."""
+    _require_positive(amount)
+    return await _change_balance(session, user_id, amount, reason, reference)
+
+
+async def debit(
+    session: AsyncSession,
+    user_id: int,
+    amount: int,
+    *,
+    reason: LedgerReason,
+    reference: str | None = None,
+) -> LedgerEntry:
+    """Take ``amount`` (> 0) from a balance; :class:`InsufficientCredits` if it is short."""
+    _require_positive(amount)
+    return await _change_balance(session, user_id, -amount, reason, reference)
+
+
+async def _add_to_table(session: AsyncSession, table_id: str, amount: int) -> None:
+    dialect = session.get_bind().dialect.name
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    statement = insert(TableEscrow).values(
+        table_id=table_id, amount=amount, removed=0, updated_at=utcnow()
+    )
+    statement = statement.on_conflict_do_update(
+        index_elements=[TableEscrow.table_id],
+        set_={"amount": TableEscrow.amount + amount, "updated_at": utcnow()},
+    )
+    await session.execute(statement)
+
+
+async def _take_from_table(
+    session: AsyncSession, table_id: str, amount: int, *, removed: bool
+) -> None:
+    values = {"amount": TableEscrow.amount - amount, "updated_at": utcnow()}
+    if removed:
+        values["removed"] = TableEscrow.removed + amount
+    statement = (
+        update(TableEscrow)
+        .where(TableEscrow.table_id == table_id, TableEscrow.amount >= amount)
+        .values(values)
+        .returning(TableEscrow.amount)
+        .execution_options(synchronize_session=False)
+    )
+    if (await session.execute(statement)).scalar_one_or_none() is None:
+        held = await session.scalar(
+            select(TableEscrow.amount).where(TableEscrow.table_id == table_id)
+        )
+        raise EscrowShortfall(
+            f"table {table_id} holds {held or 0}, asked for {amount}",
+            table_id=table_id,
+            held=held or 0,
+            needed=amount,
+        )
+
+
+async def escrow(session: AsyncSession, user_id: int, table_id: str, amount: int) -> LedgerEntry:
+    """Buy in: move ``amount`` from the user's balance to the chips held at ``table_id``."""
+    entry = await debit(session, user_id, amount, reason=LedgerReason.TABLE_BUY_IN,
+                        reference=table_id)
+    await _add_to_table(session, table_id, amount)
+    return entry
+
+
+async def release(
+    session: AsyncSession, user_id: int, table_id: str, amount: int
+) -> LedgerEntry | None:
+    """Cash out: move ``amount`` (the final stack, may be 0) from ``table_id`` to the user."""
+    if amount == 0:
+        return None
+    _require_positive(amount)
+    await _take_from_table(session, table_id, amount, removed=False)
+    return await credit(session, user_id, amount, reason=LedgerReason.TABLE_CASH_OUT,
+                        reference=table_id)
+
+
+async def remove_from_table(session: AsyncSession, table_id: str, amount: int) -> None:
+    """Take ``amount`` (rake) out of play at ``table_id``; it counts as removed credits."""
+    _require_positive(amount)
+    await _take_from_table(session, table_id, amount, removed=True)
+
+
+async def escrowed_at(session: AsyncSession, table_id: str) -> int:
+    """Chips currently held at ``table_id``."""
+    held = await session.scalar(select(TableEscrow.amount).where(TableEscrow.table_id == table_id))
+    return int(held or 0)
+
+
+@dataclass(frozen=True)
+class LedgerAudit:
+    """Totals behind the chips-are-money invariant, all in credits."""
+
+    balances: int
+    escrowed: int
+    granted: int
+    removed: int
+    users_off_ledger: tuple[int, ...]
+
+    @property
+    def balanced(self) -> bool:
+        """Balances plus table chips equal net credits, and each balance matches its entries."""
+        total = self.balances + self.escrowed == self.granted - self.removed
+        return total and not self.users_off_ledger
+
+
+async def audit(session: AsyncSession) -> LedgerAudit:
+    """Recompute every total from the ledger and compare it with the stored balances."""
+    balances = await session.scalar(select(func.coalesce(func.sum(User.balance), 0)))
+    escrowed, rake = (
+        await session.execute(
+            select(
+                func.coalesce(func.sum(TableEscrow.amount), 0),
+                func.coalesce(func.sum(TableEscrow.removed), 0),
+            )
+        )
+    ).one()
+    external = LedgerEntry.reason.not_in(list(TRANSFER_REASONS))
+    granted = await session.scalar(
+        select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
+            external, LedgerEntry.amount > 0
+        )
+    )
+    taken = await session.scalar(
+        select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
+            external, LedgerEntry.amount < 0
+        )
+    )
+    sums = (
+        select(LedgerEntry.user_id, func.sum(LedgerEntry.amount).label("total"))
+        .group_by(LedgerEntry.user_id)
+        .subquery()
+    )
+    off = await session.scalars(
+        select(User.id)
+        .outerjoin(sums, sums.c.user_id == User.id)
+        .where(User.balance != func.coalesce(sums.c.total, 0))
+        .order_by(User.id)
+    )
+    return LedgerAudit(
+        balances=int(balances or 0),
+        escrowed=int(escrowed),
+        granted=int(granted or 0),
+        removed=-int(taken or 0) + int(rake),
+        users_off_ledger=tuple(off),
+    )
+
+
+async def entries_for(
+    session: AsyncSession, user_id: int, *, offset: int, limit: int
+) -> tuple[list[LedgerEntry], int]:
+    """One page of a user's ledger, newest first, and the total number of entries."""
+    count = await session.scalar(
+        select(func.count()).select_from(LedgerEntry).where(LedgerEntry.user_id == user_id)
+    )
+    rows = await session.scalars(
+        select(LedgerEntry)
+        .where(LedgerEntry.user_id == user_id)
+        .order_by(LedgerEntry.id.desc())
+        .offset(offset)
+        .limit(limit)
+    )
+    return list(rows), int(count or 0)
