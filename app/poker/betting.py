@@ -1,0 +1,242 @@
+"""Betting rules and the flow from street to street.
+
+Functions over a :class:`app.poker.engine.Hand` (positions ``i`` index
+``hand.seats``): what the actor owes, whether it may raise and by how much,
+who still has to act, and what happens when a betting round closes (uncalled
+bet back, next street, run-out, showdown or an uncontested pot).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from app.poker import showdown
+from app.poker.events import (
+    ActionKind,
+    AntePosted,
+    BlindKind,
+    BlindPosted,
+    BoardDealt,
+    Event,
+    HoleCardsDealt,
+    UncalledBetReturned,
+)
+from app.poker.pots import uncalled_bet
+from app.poker.state import BETTING_PHASES, NEXT_STREET, STREET_CARDS, Phase, SeatStatus
+
+if TYPE_CHECKING:
+    from app.poker.engine import Hand
+
+_ACTIVE = SeatStatus.ACTIVE
+_ALL_IN = SeatStatus.ALL_IN
+
+
+@dataclass(frozen=True, slots=True)
+class LegalAction:
+    """One thing the actor may do now.
+
+    ``call``: ``amount`` is the chips it adds. ``bet``/``raise``: ``min`` and
+    ``max`` are "raise to" totals for the street. ``all_in``: ``amount`` is the
+    seat's street total after pushing its whole stack.
+    """
+
+    action: ActionKind
+    amount: int | None = None
+    min: int | None = None
+    max: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe data, without the fields that do not apply."""
+        out: dict[str, Any] = {"action": self.action.value}
+        for key in ("amount", "min", "max"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        return out
+
+
+def post_forced_bets(hand: Hand, events: list[Event]) -> None:
+    """Antes, then the small and big blind (all-in for less when short).
+
+    A big-blind ante is paid after the big blind itself, so a short big blind
+    covers its blind first; it is dead money for the main pot.
+    """
+    st = hand.stakes
+    if st.ante and not st.big_blind_ante:
+        for s in hand.seats:
+            amount = min(st.ante, s.stack)
+            s.stack -= amount
+            s.contributed += amount
+            if s.stack == 0:
+                s.status = _ALL_IN
+            events.append(AntePosted(s.number, amount, s.stack == 0))
+    for pos, kind, amount in (
+        (hand.small_blind_position, BlindKind.SMALL, st.small_blind),
+        (hand.big_blind_position, BlindKind.BIG, st.big_blind),
+    ):
+        s = hand.seats[pos]
+        if amount and s.stack:
+            posted = min(amount, s.stack)
+            s.put(posted)
+            events.append(BlindPosted(s.number, kind, posted, s.stack == 0))
+    s = hand.seats[hand.big_blind_position]
+    if st.ante and st.big_blind_ante and s.stack:
+        amount = min(st.ante, s.stack)
+        s.stack -= amount
+        s.dead += amount
+        if s.stack == 0:
+            s.status = _ALL_IN
+        events.append(AntePosted(s.number, amount, s.stack == 0, dead=True))
+    hand.level = hand.min_raise = st.big_blind
+
+
+def deal_hole_cards(hand: Hand, events: list[Event]) -> None:
+    """Two cards each, one at a time from the left of the button; then preflop turns.
+
+    The first to act preflop is the seat after the big blind (heads-up: the
+    button, which posted the small blind).
+    """
+    n = len(hand.seats)
+    dealt, hand.deck = hand.deck[: 2 * n], hand.deck[2 * n :]
+    for i, s in enumerate(hand.seats):
+        s.cards = (dealt[i], dealt[n + i])
+        events.append(HoleCardsDealt(s.number, s.cards))
+    first = hand.big_blind_position + 1
+    order = ((first + k) % n for k in range(n))
+    hand.to_act = [p for p in order if hand.seats[p].status is _ACTIVE]
+
+
+def call_amount(hand: Hand, i: int) -> int:
+    """Chips seat ``i`` adds to call (0: it can check); all-in for less when short.
+
+    Preflop the bet to match is at least the full big blind, even when the big
+    blind is all-in for less; but nobody is asked for more than another
+    contender could still match.
+    """
+    s = hand.seats[i]
+    target = hand.level
+    if target > s.bet:
+        cap = 0
+        for j, o in enumerate(hand.seats):
+            if j != i and o.status.contending:
+                cap = max(cap, o.bet + o.stack)
+        target = min(target, cap)
+    return max(0, min(target - s.bet, s.stack))
+
+
+def raise_closed(hand: Hand, i: int) -> str | None:
+    """Why seat ``i`` may not bet or raise now, or None if it may.
+
+    A seat that already acted on this street may raise again only if the bet
+    it faces has grown by a full raise since it acted (an all-in for less than
+    a full raise does not reopen the betting).
+    """
+    s = hand.seats[i]
+    if s.bet + s.stack <= hand.level:
+        return "the stack does not cover more than a call"
+    if not any(
+        o.status is _ACTIVE and o.bet + o.stack > hand.level
+        for j, o in enumerate(hand.seats)
+        if j != i
+    ):
+        return "every other player is all-in or cannot match more"
+    if s.acted and hand.level - s.acted_level < hand.min_raise:
+        return "an all-in for less than a full raise did not reopen the betting"
+    return None
+
+
+def raise_bounds(hand: Hand, i: int) -> tuple[int, int]:
+    """Smallest and largest "raise to" totals for seat ``i`` (all-in caps both)."""
+    s = hand.seats[i]
+    high = s.bet + s.stack
+    return min(hand.level + hand.min_raise, high), high
+
+
+def needs_to_act(hand: Hand, i: int) -> bool:
+    """Whether seat ``i`` has a decision: another seat can still bet, or it faces a bet."""
+    s = hand.seats[i]
+    if s.status is not _ACTIVE:
+        return False
+    facing = 0
+    for j, o in enumerate(hand.seats):
+        if j != i and o.status.contending:
+            if o.status is _ACTIVE:
+                return True
+            facing = max(facing, o.bet)
+    return facing > s.bet
+
+
+def legal_actions(hand: Hand) -> tuple[LegalAction, ...]:
+    """Everything the actor may do now; empty when the hand is complete."""
+    if hand.phase is Phase.SHOWDOWN:
+        return (LegalAction(ActionKind.SHOW), LegalAction(ActionKind.MUCK))
+    if not hand.to_act:
+        return ()
+    i = hand.to_act[0]
+    s = hand.seats[i]
+    owed = call_amount(hand, i)
+    out = [LegalAction(ActionKind.FOLD)]
+    out.append(LegalAction(ActionKind.CALL, owed) if owed else LegalAction(ActionKind.CHECK))
+    if raise_closed(hand, i) is None:
+        low, high = raise_bounds(hand, i)
+        kind = ActionKind.BET if hand.level == 0 else ActionKind.RAISE
+        out.append(LegalAction(kind, min=low, max=high))
+        out.append(LegalAction(ActionKind.ALL_IN, s.bet + s.stack))
+    elif owed == s.stack:
+        out.append(LegalAction(ActionKind.ALL_IN, s.bet + s.stack))
+    return tuple(out)
+
+
+def advance(hand: Hand, events: list[Event]) -> None:
+    """Skip seats with no decision; close betting rounds until someone must act."""
+    while hand.phase in BETTING_PHASES:
+        if sum(1 for s in hand.seats if s.status.contending) > 1:
+            while hand.to_act and not needs_to_act(hand, hand.to_act[0]):
+                hand.to_act.pop(0)
+            if hand.to_act:
+                return
+        end_betting(hand, events)
+
+
+def end_betting(hand: Hand, events: list[Event]) -> None:
+    """Close the street: return an uncalled bet, then go on to what comes next."""
+    returned = uncalled_bet([s.bet for s in hand.seats])
+    if returned is not None:
+        s = hand.seats[returned[0]]
+        amount = returned[1]
+        s.stack += amount
+        s.bet -= amount
+        s.contributed -= amount
+        if s.status is _ALL_IN:
+            s.status = _ACTIVE
+        events.append(UncalledBetReturned(s.number, amount))
+    for s in hand.seats:
+        s.bet = 0
+    hand.to_act = []
+    if sum(1 for s in hand.seats if s.status.contending) == 1:
+        showdown.settle(hand, events)
+    elif hand.phase is Phase.RIVER:
+        showdown.begin(hand, events)
+    elif sum(1 for s in hand.seats if s.status is _ACTIVE) >= 2:
+        deal_street(hand, events)
+        hand.level, hand.min_raise, hand.aggressor = 0, hand.stakes.big_blind, None
+        for s in hand.seats:
+            s.acted = False
+        hand.to_act = [i for i, s in enumerate(hand.seats) if s.status is _ACTIVE]
+    else:
+        # At most one seat can still bet: table every hand and run the board out.
+        showdown.show_all(hand, events)
+        while len(hand.board) < 5:
+            deal_street(hand, events)
+        showdown.begin(hand, events)
+
+
+def deal_street(hand: Hand, events: list[Event]) -> None:
+    """Burn a card and deal the next street's board cards."""
+    hand.phase = NEXT_STREET[hand.phase]
+    count = STREET_CARDS[hand.phase]
+    hand.burned.append(hand.deck[0])
+    cards = tuple(hand.deck[1 : 1 + count])
+    del hand.deck[: 1 + count]
+    hand.board.extend(cards)
+    events.append(BoardDealt(hand.phase, cards))

@@ -1,0 +1,507 @@
+"""The No-Limit Hold'em hand engine: one hand, from the blinds to the last chip.
+
+A :class:`Hand` is plain data (seats, board, deck, whose turn) plus the rules
+that move it on. Every action comes in three forms, as in pokerkit's
+``state.py``: ``verify_raise(seat, amount)`` raises a typed error,
+``can_raise(seat, amount)`` says yes or no, ``raise_to(seat, amount)`` applies
+it and returns the event records it produced. An action that fails leaves the
+hand exactly as it was.
+
+>>> from random import Random
+>>> from app.poker.cards import Deck
+>>> hand, events = Hand.start({1: 1000, 4: 1000, 7: 1000}, button=7,
+...                           stakes=Stakes(5, 10), deck=Deck(rng=Random(7)))
+>>> [e.type for e in events][:3]
+['blind_posted', 'blind_posted', 'hole_cards_dealt']
+>>> hand.actor, [a.action.value for a in hand.legal_actions()]
+(7, ['fold', 'call', 'raise', 'all_in'])
+>>> hand.raise_to(7, 30)[0].total
+30
+
+Rules this engine follows (TDA and common online practice):
+
+- Seat order is clockwise by seat number. The seat left of the button posts
+  the small blind and the next one the big blind; heads-up the button posts
+  the small blind, acts first before the flop and last after it.
+- A seat short of a blind or ante posts what it has and is all-in. When the
+  big blind is short, the others still call the full big blind (the part the
+  big blind cannot match becomes a side pot or is returned uncalled).
+- The minimum bet is the big blind; the minimum raise is the size of the
+  last full bet or raise on the street. An all-in raise for less than that
+  does not reopen the betting: a seat that already acted may then only call
+  or fold unless the total it now faces since it last acted is at least a
+  full raise. A first bet on a street reopens the betting even when short.
+- A seat may fold whenever it is its turn (even when it could check).
+- The part of a bet nobody called goes back before the pots are formed.
+- When at most one contending seat can still bet, every contending hand is
+  turned face up and the board is run out.
+- Showdown order: the last aggressor of the last betting street first, else
+  the first contending seat left of the button, then clockwise. Hands that
+  are all-in or can still win (tie or beat every shown hand in one of their
+  pots) are shown automatically; a seat whose hand is beaten chooses to show
+  or muck. A seat that wins uncontested never shows.
+- Pots follow :mod:`app.poker.pots`: folded chips stay in, ties split, odd
+  chips go one at a time clockwise from the left of the button.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.poker import betting, showdown
+from app.poker.betting import LegalAction
+from app.poker.cards import JOKER_ID, Card, Deck
+from app.poker.errors import (
+    BetTooLarge,
+    BetTooSmall,
+    CannotCheck,
+    CannotRaise,
+    HandOver,
+    InvalidAction,
+    InvalidHandSetup,
+    NotInHand,
+    NotYourTurn,
+    WrongPhase,
+)
+from app.poker.events import (
+    ActionKind,
+    Event,
+    PlayerActed,
+    event_from_dict,
+)
+from app.poker.pots import Pot, build_pots
+from app.poker.state import (
+    Phase,
+    Seat,
+    SeatStatus,
+    Stakes,
+)
+
+MAX_SEATS = 10
+_ACTIVE = SeatStatus.ACTIVE
+_ALL_IN = SeatStatus.ALL_IN
+_FOLDED = SeatStatus.FOLDED
+
+
+@dataclass(slots=True)
+class Hand:
+    """One hand of No-Limit Texas Hold'em. Create it with :meth:`start`.
+
+    ``seats`` are the seats dealt in, clockwise from the first seat left of
+    the button (the button is last). ``to_act`` holds positions in ``seats``:
+    in a betting round the seats still to act, at the showdown the seats still
+    to show or muck; the first is the actor. ``level`` is the bet to match on
+    this street and ``min_raise`` the last full bet or raise.
+    """
+
+    stakes: Stakes
+    button: int
+    seats: list[Seat]
+    deck: list[Card]
+    phase: Phase = Phase.PREFLOP
+    board: list[Card] = field(default_factory=list)
+    burned: list[Card] = field(default_factory=list)
+    level: int = 0
+    min_raise: int = 0
+    to_act: list[int] = field(default_factory=list)
+    aggressor: int | None = None
+    history: list[Event] = field(default_factory=list)
+
+    # ---- creating a hand ------------------------------------------------
+
+    @classmethod
+    def start(
+        cls, stacks: Mapping[int, int], *, button: int, stakes: Stakes, deck: Deck
+    ) -> tuple[Hand, list[Event]]:
+        """Deal a hand: post antes and blinds, deal hole cards, open the betting.
+
+        ``stacks`` maps each seat number dealt in (2 to 10 of them) to its
+        stack; ``button`` is one of those seats. Blinds are posted by the
+        seats after the button (see :mod:`app.poker.blinds` for choosing who
+        is dealt in between hands). The deck is used up: its cards are dealt
+        from the top, and it must hold at least two cards per seat plus eight.
+        """
+        _verify_setup(stacks, button, deck.cards)
+        numbers = sorted(stacks)
+        cut = numbers.index(button) + 1
+        seats = [Seat(n, stacks[n], stacks[n]) for n in numbers[cut:] + numbers[:cut]]
+        hand = cls(stakes, button, seats, list(deck.deal(len(deck))))
+        events: list[Event] = []
+        betting.post_forced_bets(hand, events)
+        betting.deal_hole_cards(hand, events)
+        betting.advance(hand, events)
+        hand.history.extend(events)
+        return hand, events
+
+    # ---- what the hand looks like -----------------------------------------
+
+    @property
+    def small_blind_position(self) -> int:
+        """Position in ``seats`` of the small blind (the button heads-up)."""
+        return 1 if len(self.seats) == 2 else 0
+
+    @property
+    def big_blind_position(self) -> int:
+        """Position in ``seats`` of the big blind."""
+        return 0 if len(self.seats) == 2 else 1
+
+    @property
+    def actor(self) -> int | None:
+        """Seat number of the seat whose turn it is (to bet, or to show or muck)."""
+        return self.seats[self.to_act[0]].number if self.to_act else None
+
+    @property
+    def is_complete(self) -> bool:
+        """True once every pot has been awarded."""
+        return self.phase is Phase.COMPLETE
+
+    def seat(self, number: int) -> Seat:
+        """The seat with this seat number, or :class:`NotInHand`."""
+        return self.seats[self._position(number)]
+
+    def stacks(self) -> dict[int, int]:
+        """Seat number to the stack behind (chips not yet in the pot)."""
+        return {s.number: s.stack for s in self.seats}
+
+    def pots(self) -> list[Pot]:
+        """Pots formed so far (bets on the current street not included).
+
+        ``eligible`` holds seat numbers here, not positions.
+        """
+        live = [s.status is not _FOLDED for s in self.seats]
+        amounts = [s.contributed - s.bet for s in self.seats]
+        pots = build_pots(amounts, live, sum(s.dead for s in self.seats))
+        return [Pot(p.amount, tuple(self.seats[i].number for i in p.eligible)) for p in pots]
+
+    def to_call(self, number: int) -> int:
+        """Chips the seat must add to call now (0 when it can check)."""
+        return betting.call_amount(self, self._position(number))
+
+    def legal_actions(self) -> tuple[LegalAction, ...]:
+        """Everything the actor may do now; empty when the hand is complete."""
+        return betting.legal_actions(self)
+
+    # ---- betting rules ---------------------------------------------------
+
+    def _position(self, number: int) -> int:
+        for i, s in enumerate(self.seats):
+            if s.number == number:
+                return i
+        raise NotInHand(f"expected a seat dealt into this hand, got seat {number}", seat=number)
+
+    # ---- verify / can / do ---------------------------------------------
+
+    def _verify_turn(self, number: int, *, showdown: bool = False) -> int:
+        if self.phase is Phase.COMPLETE:
+            raise HandOver("the hand is over", seat=number)
+        if showdown != (self.phase is Phase.SHOWDOWN):
+            expected = "the showdown" if showdown else "a betting round"
+            raise WrongPhase(
+                f"expected {expected}, got the {self.phase.value}", phase=self.phase.value
+            )
+        i = self._position(number)
+        if self.to_act[0] != i:
+            actor = self.seats[self.to_act[0]].number
+            doing = "show or muck" if showdown else "act"
+            raise NotYourTurn(
+                f"expected seat {actor} to {doing}, got seat {number}", seat=number, actor=actor
+            )
+        return i
+
+    def verify_fold(self, seat: int) -> None:
+        """Raise unless ``seat`` may fold now."""
+        self._verify_turn(seat)
+
+    def can_fold(self, seat: int) -> bool:
+        """Whether ``seat`` may fold now."""
+        return _can(self.verify_fold, seat)
+
+    def fold(self, seat: int) -> list[Event]:
+        """Fold: the seat gives up the hand; its chips stay in the pots."""
+        i = self._verify_turn(seat)
+        self.seats[i].status = _FOLDED
+        return self._acted(i, PlayerActed(seat, ActionKind.FOLD, 0, self.seats[i].bet))
+
+    def verify_check(self, seat: int) -> None:
+        """Raise :class:`CannotCheck` if ``seat`` faces a bet."""
+        owed = betting.call_amount(self, self._verify_turn(seat))
+        if owed:
+            raise CannotCheck(f"expected a call of {owed} or a fold, got a check", to_call=owed)
+
+    def can_check(self, seat: int) -> bool:
+        """Whether ``seat`` may check now."""
+        return _can(self.verify_check, seat)
+
+    def check(self, seat: int) -> list[Event]:
+        """Check: stay in without adding chips."""
+        self.verify_check(seat)
+        i = self._position(seat)
+        self._mark_acted(i)
+        return self._acted(i, PlayerActed(seat, ActionKind.CHECK, 0, self.seats[i].bet))
+
+    def verify_call(self, seat: int) -> None:
+        """Raise unless ``seat`` faces a bet it can call."""
+        if not betting.call_amount(self, self._verify_turn(seat)):
+            raise InvalidAction("expected a check: there is nothing to call, got a call", to_call=0)
+
+    def can_call(self, seat: int) -> bool:
+        """Whether ``seat`` may call now."""
+        return _can(self.verify_call, seat)
+
+    def call(self, seat: int) -> list[Event]:
+        """Call: match the bet, or go all-in for less."""
+        self.verify_call(seat)
+        i = self._position(seat)
+        s = self.seats[i]
+        owed = betting.call_amount(self, i)
+        s.put(owed)
+        self._mark_acted(i)
+        return self._acted(i, PlayerActed(seat, ActionKind.CALL, owed, s.bet, s.stack == 0))
+
+    def verify_bet(self, seat: int, amount: int) -> None:
+        """Raise unless ``seat`` may open the betting with a bet of ``amount``."""
+        i = self._verify_turn(seat)
+        if self.level:
+            raise InvalidAction(
+                f"expected a raise: there is already a bet of {self.level}, got a bet",
+                level=self.level,
+            )
+        self._verify_wager(i, amount)
+
+    def can_bet(self, seat: int, amount: int) -> bool:
+        """Whether ``seat`` may bet ``amount`` now."""
+        return _can(self.verify_bet, seat, amount)
+
+    def bet(self, seat: int, amount: int) -> list[Event]:
+        """Bet ``amount`` on a street nobody has bet on yet."""
+        self.verify_bet(seat, amount)
+        return self._wager(self._position(seat), amount, ActionKind.BET)
+
+    def verify_raise(self, seat: int, amount: int) -> None:
+        """Raise unless ``seat`` may raise to a street total of ``amount``."""
+        i = self._verify_turn(seat)
+        if not self.level:
+            raise InvalidAction("expected a bet: nobody has bet on this street, got a raise")
+        self._verify_wager(i, amount)
+
+    def can_raise(self, seat: int, amount: int) -> bool:
+        """Whether ``seat`` may raise to ``amount`` now."""
+        return _can(self.verify_raise, seat, amount)
+
+    def raise_to(self, seat: int, amount: int) -> list[Event]:
+        """Raise to a street total of ``amount`` chips."""
+        self.verify_raise(seat, amount)
+        return self._wager(self._position(seat), amount, ActionKind.RAISE)
+
+    def verify_all_in(self, seat: int) -> None:
+        """Raise unless ``seat`` may push its whole stack (as a call, bet or raise)."""
+        i = self._verify_turn(seat)
+        s = self.seats[i]
+        if betting.call_amount(self, i) < s.stack:
+            reason = betting.raise_closed(self, i)
+            if reason is not None:
+                raise CannotRaise(
+                    f"expected a call or a fold: {reason}, got an all-in", reason=reason
+                )
+
+    def can_all_in(self, seat: int) -> bool:
+        """Whether ``seat`` may go all-in now."""
+        return _can(self.verify_all_in, seat)
+
+    def all_in(self, seat: int) -> list[Event]:
+        """Push the whole stack: a call when it does not cover the call, else a bet or raise."""
+        self.verify_all_in(seat)
+        i = self._position(seat)
+        s = self.seats[i]
+        if betting.call_amount(self, i) >= s.stack:
+            return self.call(seat)
+        return self._wager(i, s.bet + s.stack, ActionKind.RAISE if self.level else ActionKind.BET)
+
+    def _verify_wager(self, i: int, amount: int) -> None:
+        if not isinstance(amount, int) or isinstance(amount, bool):
+            raise InvalidAction(f"expected a whole number of chips, got {amount!r}")
+        reason = betting.raise_closed(self, i)
+        if reason is not None:
+            raise CannotRaise(f"expected a call, check or fold: {reason}", reason=reason)
+        low, high = betting.raise_bounds(self, i)
+        if amount > high:
+            raise BetTooLarge(f"expected at most {high} (all-in), got {amount}", max=high)
+        if amount < low:
+            raise BetTooSmall(f"expected at least {low}, got {amount}", min=low)
+
+    def _wager(self, i: int, to: int, kind: ActionKind) -> list[Event]:
+        s = self.seats[i]
+        put = to - s.bet
+        increment = to - self.level
+        if increment >= self.min_raise or self.level == 0:
+            for o in self.seats:
+                o.acted = False
+            self.min_raise = max(self.min_raise, increment)
+        s.put(put)
+        self.level = to
+        self._mark_acted(i)
+        self.aggressor = i
+        n = len(self.seats)
+        # Everyone else who can still bet acts again; ``_acted`` pops the raiser.
+        after = ((i + k) % n for k in range(1, n))
+        self.to_act = [i] + [p for p in after if self.seats[p].status is _ACTIVE]
+        return self._acted(i, PlayerActed(s.number, kind, put, to, s.stack == 0))
+
+    def _mark_acted(self, i: int) -> None:
+        s = self.seats[i]
+        s.acted = True
+        s.acted_level = self.level
+
+    def _acted(self, i: int, event: Event) -> list[Event]:
+        self.to_act.pop(0)
+        events: list[Event] = [event]
+        betting.advance(self, events)
+        self.history.extend(events)
+        return events
+
+    # ---- the showdown's choices ------------------------------------------
+
+    def verify_show(self, seat: int) -> None:
+        """Raise unless it is ``seat``'s turn to show or muck."""
+        self._verify_turn(seat, showdown=True)
+
+    def can_show(self, seat: int) -> bool:
+        """Whether ``seat`` may show its beaten hand now."""
+        return _can(self.verify_show, seat)
+
+    def show(self, seat: int) -> list[Event]:
+        """Show a beaten hand at the showdown (it still loses)."""
+        i = self._verify_turn(seat, showdown=True)
+        events: list[Event] = [showdown.show(self, i)]
+        return self._showdown_step(events)
+
+    def verify_muck(self, seat: int) -> None:
+        """Raise unless it is ``seat``'s turn to show or muck."""
+        self._verify_turn(seat, showdown=True)
+
+    def can_muck(self, seat: int) -> bool:
+        """Whether ``seat`` may muck now."""
+        return _can(self.verify_muck, seat)
+
+    def muck(self, seat: int) -> list[Event]:
+        """Muck a beaten hand face down; nobody will see it."""
+        i = self._verify_turn(seat, showdown=True)
+        events: list[Event] = [showdown.muck(self, i)]
+        return self._showdown_step(events)
+
+    def _showdown_step(self, events: list[Event]) -> list[Event]:
+        self.to_act.pop(0)
+        showdown.advance(self, events)
+        self.history.extend(events)
+        return events
+
+    # ---- one entry point for the realtime layer ----------------------------
+
+    def verify_act(self, seat: int, action: ActionKind | str, amount: int | None = None) -> None:
+        """Raise unless ``seat`` may take ``action`` (with ``amount`` for bet/raise)."""
+        kind = _kind(action)
+        if kind in (ActionKind.BET, ActionKind.RAISE):
+            if amount is None:
+                raise InvalidAction(f"expected an amount with a {kind.value}, got none")
+            (self.verify_bet if kind is ActionKind.BET else self.verify_raise)(seat, amount)
+        else:
+            _VERIFY[kind](self, seat)
+
+    def can_act(self, seat: int, action: ActionKind | str, amount: int | None = None) -> bool:
+        """Whether :meth:`act` would succeed."""
+        return _can(self.verify_act, seat, action, amount)
+
+    def act(self, seat: int, action: ActionKind | str, amount: int | None = None) -> list[Event]:
+        """Apply any action by name: ``act(3, "raise", 600)``, ``act(3, "fold")``."""
+        self.verify_act(seat, action, amount)
+        kind = _kind(action)
+        if kind is ActionKind.BET:
+            return self.bet(seat, amount)  # type: ignore[arg-type]
+        if kind is ActionKind.RAISE:
+            return self.raise_to(seat, amount)  # type: ignore[arg-type]
+        return _APPLY[kind](self, seat)
+
+    # ---- JSON -----------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """All of the state as JSON-safe data (server side: includes the deck)."""
+        return {
+            "stakes": self.stakes.to_dict(), "button": self.button,
+            "seats": [s.to_dict() for s in self.seats], "deck": [str(c) for c in self.deck],
+            "phase": self.phase.value, "board": [str(c) for c in self.board],
+            "burned": [str(c) for c in self.burned], "level": self.level,
+            "min_raise": self.min_raise, "to_act": list(self.to_act),
+            "aggressor": self.aggressor, "history": [e.to_dict() for e in self.history],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Hand:
+        """Inverse of :meth:`to_dict`."""
+        def cards(key: str) -> list[Card]:
+            return [Card.parse(c) for c in data[key]]
+
+        return cls(
+            stakes=Stakes.from_dict(data["stakes"]), button=data["button"],
+            seats=[Seat.from_dict(s) for s in data["seats"]], deck=cards("deck"),
+            phase=Phase(data["phase"]), board=cards("board"), burned=cards("burned"),
+            level=data["level"], min_raise=data["min_raise"], to_act=list(data["to_act"]),
+            aggressor=data["aggressor"], history=[event_from_dict(e) for e in data["history"]],
+        )
+
+    def to_json(self) -> str:
+        """The state as a JSON string; :meth:`from_json` gives back an equal hand."""
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> Hand:
+        """Inverse of :meth:`to_json`."""
+        return cls.from_dict(json.loads(text))
+
+
+def _can(verify: Any, *args: Any) -> bool:
+    try:
+        verify(*args)
+    except (InvalidAction, NotYourTurn, HandOver, WrongPhase, NotInHand):
+        return False
+    return True
+
+
+def _kind(action: ActionKind | str) -> ActionKind:
+    try:
+        return ActionKind(action)
+    except ValueError:
+        names = ", ".join(k.value for k in ActionKind)
+        raise InvalidAction(f"expected one of {names}, got {action!r}") from None
+
+
+_VERIFY = {
+    ActionKind.FOLD: Hand.verify_fold, ActionKind.CHECK: Hand.verify_check,
+    ActionKind.CALL: Hand.verify_call, ActionKind.ALL_IN: Hand.verify_all_in,
+    ActionKind.SHOW: Hand.verify_show, ActionKind.MUCK: Hand.verify_muck,
+}
+_APPLY = {
+    ActionKind.FOLD: Hand.fold, ActionKind.CHECK: Hand.check, ActionKind.CALL: Hand.call,
+    ActionKind.ALL_IN: Hand.all_in, ActionKind.SHOW: Hand.show, ActionKind.MUCK: Hand.muck,
+}
+
+
+def _verify_setup(stacks: Mapping[int, int], button: int, cards: tuple[Card, ...]) -> None:
+    if not 2 <= len(stacks) <= MAX_SEATS:
+        raise InvalidHandSetup(f"expected 2 to {MAX_SEATS} seats dealt in, got {len(stacks)}")
+    for number, stack in stacks.items():
+        if not isinstance(number, int) or isinstance(number, bool) or number < 0:
+            raise InvalidHandSetup(f"expected seat numbers 0 or more, got {number!r}")
+        if not isinstance(stack, int) or isinstance(stack, bool) or stack <= 0:
+            raise InvalidHandSetup(f"expected a positive stack for seat {number}, got {stack!r}")
+    if button not in stacks:
+        raise InvalidHandSetup(
+            f"expected the button on a seat dealt in, got seat {button}", button=button
+        )
+    needed = 2 * len(stacks) + 8
+    if len(cards) < needed:
+        raise InvalidHandSetup(f"expected a deck of at least {needed} cards, got {len(cards)}")
+    if len(set(cards)) != len(cards) or any(int(c) == JOKER_ID for c in cards):
+        raise InvalidHandSetup("expected a deck without jokers or repeated cards")

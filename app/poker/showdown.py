@@ -1,0 +1,122 @@
+"""The showdown: who shows in what order, who may muck, and who wins each pot.
+
+These functions move a :class:`app.poker.engine.Hand` through its showdown
+and settle its pots; the engine calls them, the realtime layer does not.
+
+Order: the last aggressor of the last betting street shows first, otherwise
+the first contending seat left of the button; then clockwise. All-in hands
+and hands that can still win are turned up automatically; a seat whose hand
+is already beaten decides (``Hand.show`` / ``Hand.muck``). Pots are fixed when
+the betting ends: a muck gives up the claim but never re-forms the pots, so
+no odd chip moves because someone mucked.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from app.poker.evaluator import evaluate, rank
+from app.poker.events import Event, HandEnded, HandMucked, HandShown, PotAwarded
+from app.poker.pots import Pot, build_pots, split_pot
+from app.poker.state import Phase, SeatStatus
+
+if TYPE_CHECKING:
+    from app.poker.engine import Hand
+
+
+def order(hand: Hand) -> list[int]:
+    """Positions of the contending seats in showdown order."""
+    seats = hand.seats
+    n = len(seats)
+    first = hand.aggressor
+    if first is None or not seats[first].status.contending:
+        first = 0
+    return [p for p in ((first + k) % n for k in range(n)) if seats[p].status.contending]
+
+
+def begin(hand: Hand, events: list[Event]) -> None:
+    """Enter the showdown with the board complete and at least two contenders."""
+    hand.phase = Phase.SHOWDOWN
+    hand.to_act = [p for p in order(hand) if not hand.seats[p].shown]
+    advance(hand, events)
+
+
+def show_all(hand: Hand, events: list[Event]) -> None:
+    """Turn up every contending hand (betting is over and someone is all-in)."""
+    for p in order(hand):
+        if not hand.seats[p].shown:
+            events.append(show(hand, p))
+
+
+def show(hand: Hand, p: int) -> HandShown:
+    """Turn up the hand at position ``p``."""
+    seat = hand.seats[p]
+    seat.shown = True
+    return HandShown(seat.number, seat.cards)
+
+
+def muck(hand: Hand, p: int) -> HandMucked:
+    """Muck the hand at position ``p``: it gives up every pot."""
+    seat = hand.seats[p]
+    seat.status = SeatStatus.MUCKED
+    return HandMucked(seat.number)
+
+
+def advance(hand: Hand, events: list[Event]) -> None:
+    """Show hands automatically until a seat must decide, or settle when none is left."""
+    pots = _final_pots(hand)
+    ranks: dict[int, int] = {}
+    while hand.to_act:
+        p = hand.to_act[0]
+        if hand.seats[p].status is SeatStatus.ALL_IN or _can_win(hand, p, pots, ranks):
+            events.append(show(hand, p))
+            hand.to_act.pop(0)
+        else:
+            return
+    settle(hand, events)
+
+
+def settle(hand: Hand, events: list[Event]) -> None:
+    """Award every pot and complete the hand."""
+    ranks: dict[int, int] = {}
+    for k, pot in enumerate(_final_pots(hand)):
+        claim = [p for p in pot.eligible if hand.seats[p].status is not SeatStatus.MUCKED]
+        name = None
+        if len(claim) > 1:
+            best = max(_rank(hand, p, ranks) for p in claim)
+            claim = [p for p in claim if ranks[p] == best]
+            name = evaluate([*hand.seats[claim[0]].cards, *hand.board]).name
+        shares = split_pot(pot.amount, claim)
+        for p, amount in zip(claim, shares, strict=True):
+            hand.seats[p].stack += amount
+            hand.seats[p].won += amount
+        numbers = tuple(hand.seats[p].number for p in claim)
+        events.append(PotAwarded(k, pot.amount, numbers, tuple(shares), name))
+    hand.phase = Phase.COMPLETE
+    hand.to_act = []
+    events.append(
+        HandEnded(tuple(s.number for s in hand.seats), tuple(s.stack for s in hand.seats))
+    )
+
+
+def _final_pots(hand: Hand) -> list[Pot]:
+    seats = hand.seats
+    live = [s.status is not SeatStatus.FOLDED for s in seats]
+    return build_pots([s.contributed for s in seats], live, sum(s.dead for s in seats))
+
+
+def _rank(hand: Hand, p: int, ranks: dict[int, int]) -> int:
+    if p not in ranks:
+        ranks[p] = rank([*hand.seats[p].cards, *hand.board])
+    return ranks[p]
+
+
+def _can_win(hand: Hand, p: int, pots: list[Pot], ranks: dict[int, int]) -> bool:
+    """Whether the hand ties or beats every shown hand in one of its pots."""
+    mine = _rank(hand, p, ranks)
+    for pot in pots:
+        if p in pot.eligible:
+            shown = [_rank(hand, q, ranks) for q in pot.eligible if hand.seats[q].shown]
+            if not shown or mine >= max(shown):
+                return True
+    return False

@@ -1,0 +1,139 @@
+"""The plain data of one hand: phases, seat statuses, stakes and seats.
+
+Everything here is a dataclass or an enum that converts to JSON-safe data and
+back with nothing lost (``to_dict`` / ``from_dict``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from app.poker.cards import Card
+from app.poker.errors import InvalidHandSetup
+
+
+class Phase(StrEnum):
+    """Where a hand is. Betting happens in the four street phases."""
+
+    PREFLOP = "preflop"
+    FLOP = "flop"
+    TURN = "turn"
+    RIVER = "river"
+    SHOWDOWN = "showdown"
+    COMPLETE = "complete"
+
+
+BETTING_PHASES = frozenset({Phase.PREFLOP, Phase.FLOP, Phase.TURN, Phase.RIVER})
+NEXT_STREET = {Phase.PREFLOP: Phase.FLOP, Phase.FLOP: Phase.TURN, Phase.TURN: Phase.RIVER}
+STREET_CARDS = {Phase.FLOP: 3, Phase.TURN: 1, Phase.RIVER: 1}
+
+
+class SeatStatus(StrEnum):
+    """A dealt-in seat's standing in the hand."""
+
+    ACTIVE = "active"
+    ALL_IN = "all_in"
+    FOLDED = "folded"
+    MUCKED = "mucked"
+
+    @property
+    def contending(self) -> bool:
+        """Still has a claim on the pot (active or all-in)."""
+        return self is SeatStatus.ACTIVE or self is SeatStatus.ALL_IN
+
+
+@dataclass(frozen=True, slots=True)
+class Stakes:
+    """Blinds and antes of a table.
+
+    ``ante`` is paid by every seat, or with ``big_blind_ante`` once by the big
+    blind for the whole table (after the big blind itself, which has priority
+    when the stack cannot cover both). The minimum bet is the big blind.
+
+    >>> Stakes(50, 100, ante=10).to_dict()
+    {'small_blind': 50, 'big_blind': 100, 'ante': 10, 'big_blind_ante': False}
+    """
+
+    small_blind: int
+    big_blind: int
+    ante: int = 0
+    big_blind_ante: bool = False
+
+    def __post_init__(self) -> None:
+        if self.big_blind <= 0:
+            raise InvalidHandSetup(f"expected a positive big blind, got {self.big_blind}")
+        if not 0 <= self.small_blind <= self.big_blind:
+            raise InvalidHandSetup(
+                f"expected a small blind from 0 to {self.big_blind}, got {self.small_blind}"
+            )
+        if self.ante < 0:
+            raise InvalidHandSetup(f"expected an ante of 0 or more, got {self.ante}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe data."""
+        return {
+            "small_blind": self.small_blind, "big_blind": self.big_blind,
+            "ante": self.ante, "big_blind_ante": self.big_blind_ante,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Stakes:
+        """Inverse of :meth:`to_dict`."""
+        return cls(data["small_blind"], data["big_blind"], data["ante"], data["big_blind_ante"])
+
+
+@dataclass(slots=True)
+class Seat:
+    """One seat dealt into the hand.
+
+    ``bet`` is what the seat has in front of it on this street;
+    ``contributed`` is every live chip it has put in this hand (antes paid by
+    each seat and all bets, including ``bet``); ``dead`` is dead money it paid
+    for the table (a big-blind ante), which always goes to the main pot.
+    ``acted_level`` is the bet level the seat last acted at, for the rule that
+    an incomplete all-in raise does not reopen the betting.
+    """
+
+    number: int
+    starting_stack: int
+    stack: int
+    bet: int = 0
+    contributed: int = 0
+    dead: int = 0
+    cards: tuple[Card, ...] = ()
+    status: SeatStatus = SeatStatus.ACTIVE
+    shown: bool = False
+    acted: bool = False
+    acted_level: int = 0
+    won: int = 0
+
+    def put(self, amount: int) -> None:
+        """Move ``amount`` from the stack to the bet; all-in when the stack is empty."""
+        self.stack -= amount
+        self.bet += amount
+        self.contributed += amount
+        if self.stack == 0:
+            self.status = SeatStatus.ALL_IN
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe data (hole cards included: this is server-side state)."""
+        return {
+            "number": self.number, "starting_stack": self.starting_stack, "stack": self.stack,
+            "bet": self.bet, "contributed": self.contributed, "dead": self.dead,
+            "cards": [str(c) for c in self.cards], "status": self.status.value,
+            "shown": self.shown, "acted": self.acted, "acted_level": self.acted_level,
+            "won": self.won,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Seat:
+        """Inverse of :meth:`to_dict`."""
+        return cls(
+            number=data["number"], starting_stack=data["starting_stack"], stack=data["stack"],
+            bet=data["bet"], contributed=data["contributed"], dead=data["dead"],
+            cards=tuple(Card.parse(c) for c in data["cards"]), status=SeatStatus(data["status"]),
+            shown=data["shown"], acted=data["acted"], acted_level=data["acted_level"],
+            won=data["won"],
+        )

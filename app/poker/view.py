@@ -1,0 +1,79 @@
+"""What one viewer may see of a hand: the only way hand state leaves the server.
+
+A seated player sees its own hole cards (also after folding or mucking: they
+were dealt to it); everybody sees hands turned up at the showdown; nobody
+else ever sees a folded, mucked or unshown hand, and nobody sees the deck or
+the burned cards.
+
+>>> from random import Random
+>>> from app.poker.cards import Deck
+>>> from app.poker.engine import Hand
+>>> from app.poker.state import Stakes
+>>> hand, events = Hand.start({0: 500, 1: 500}, button=0, stakes=Stakes(5, 10),
+...                           deck=Deck(rng=Random(1)))
+>>> view(hand, 1)["seats"][1]["cards"] is None, len(view(hand, 1)["seats"][0]["cards"])
+(True, 2)
+>>> view_event(events[2], None)
+{'type': 'hole_cards_dealt', 'seat': 1, 'cards': None}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.poker.engine import Hand
+from app.poker.events import Event
+from app.poker.state import Phase, Seat
+
+
+def view(hand: Hand, viewer: int | None) -> dict[str, Any]:
+    """The hand as seat ``viewer`` (or a spectator, ``None``) may see it.
+
+    Legal actions are included only when the viewer is the one to act.
+    """
+    actor = hand.actor
+    pots = hand.pots()
+    out: dict[str, Any] = {
+        "viewer": viewer,
+        "phase": hand.phase.value,
+        "button": hand.button,
+        "small_blind_seat": hand.seats[hand.small_blind_position].number,
+        "big_blind_seat": hand.seats[hand.big_blind_position].number,
+        "stakes": hand.stakes.to_dict(),
+        "board": [str(c) for c in hand.board],
+        "pots": [{"amount": p.amount, "seats": list(p.eligible)} for p in pots],
+        "pot_total": sum(s.contributed + s.dead for s in hand.seats),
+        "level": hand.level if hand.phase is not Phase.COMPLETE else 0,
+        "min_raise": hand.min_raise,
+        "actor": actor,
+        "seats": [_seat(s, viewer, hand.phase) for s in hand.seats],
+        "legal_actions": None,
+    }
+    if actor is not None and actor == viewer:
+        out["legal_actions"] = [a.to_dict() for a in hand.legal_actions()]
+        out["to_call"] = hand.to_call(viewer) if hand.phase is not Phase.SHOWDOWN else 0
+    return out
+
+
+def _seat(seat: Seat, viewer: int | None, phase: Phase) -> dict[str, Any]:
+    visible = seat.shown or seat.number == viewer
+    out: dict[str, Any] = {
+        "seat": seat.number,
+        "stack": seat.stack,
+        "bet": seat.bet,
+        "status": seat.status.value,
+        "cards": [str(c) for c in seat.cards] if visible else None,
+        "shown": seat.shown,
+    }
+    if phase is Phase.COMPLETE:
+        out["won"] = seat.won
+        out["net"] = seat.stack - seat.starting_stack
+    return out
+
+
+def view_event(event: Event, viewer: int | None) -> dict[str, Any]:
+    """An event record as ``viewer`` may see it: private cards only for their owner."""
+    data = event.to_dict()
+    if event.private_to is not None and event.private_to != viewer:
+        data["cards"] = None
+    return data
