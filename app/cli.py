@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -68,6 +69,136 @@ def _add_account_commands(sub: argparse._SubParsersAction[argparse.ArgumentParse
     admin.set_defaults(func=cmd_create_admin)
 
 
+Command = Callable[[argparse.Namespace], int]
+
+
+def _one_line_errors(command: Command) -> Command:
+    """Bad cards or options print one line on stderr and exit with status 2, no traceback."""
+
+    def run(args: argparse.Namespace) -> int:
+        from app.errors import HoldemError
+
+        try:
+            return command(args)
+        except HoldemError as exc:
+            print(f"holdem {args.command}: error: {exc.message}", file=sys.stderr)
+            return 2
+
+    run.__doc__ = command.__doc__
+    return run
+
+
+def _hand_texts(hands: Sequence[str]) -> Iterator[str]:
+    """The hands given, with ``-`` replaced by the non-blank lines of stdin."""
+    for hand in hands:
+        if hand == "-":
+            yield from (line.strip() for line in sys.stdin if line.strip())
+        else:
+            yield hand
+
+
+def _whole_number(text: str, flag: str) -> int:
+    """A non-negative integer option, or the error a user can act on."""
+    from app.poker.equity import InvalidSampling
+
+    if not text.strip().isdigit():
+        raise InvalidSampling(f"{flag} takes a whole number, got {text!r}", value=text)
+    return int(text)
+
+
+@_one_line_errors
+def cmd_eval(args: argparse.Namespace) -> int:
+    """Print the category, rank and best five cards of each hand."""
+    from app.poker.cards import format_cards, parse_cards
+    from app.poker.evaluator import evaluate
+
+    for text in _hand_texts(args.hands):
+        cards = parse_cards(text)
+        value = evaluate(cards)
+        if args.json:
+            print(json.dumps({"cards": [str(c) for c in cards], "category": value.name,
+                              "rank": int(value.rank), "best": [str(c) for c in value.best]}))
+        else:
+            print(f"{format_cards(cards, ' ')}: {value.name}, "
+                  f"best {format_cards(value.best, ' ')} (rank {value.rank})")
+    return 0
+
+
+@_one_line_errors
+def cmd_equity(args: argparse.Namespace) -> int:
+    """Print each hand's win, tie and equity, exact or Monte Carlo."""
+    from app.poker.cards import format_cards
+    from app.poker.equity import DEFAULT_ITERATIONS, equity
+
+    seed = _whole_number(args.seed, "--seed")
+    iterations = (DEFAULT_ITERATIONS if args.iterations is None
+                  else _whole_number(args.iterations, "--iterations"))
+    result = equity(args.hands, board=args.board, dead=args.dead, seed=seed, iterations=iterations)
+    labels = ["??" if h.hand is None else format_cards(h.hand) for h in result.hands]
+    if args.json:
+        hands = [{"hand": label, "win": h.win, "tie": h.tie, "equity": h.equity}
+                 for label, h in zip(labels, result.hands, strict=True)]
+        print(json.dumps({"exact": result.exact, "boards": result.boards, "hands": hands}))
+        return 0
+    how = "exact" if result.exact else f"Monte Carlo, seed {seed}"
+    print(f"{how}: {result.boards:,} boards")
+    for label, h in zip(labels, result.hands, strict=True):
+        error = "" if result.exact else f" ± {h.stderr:.2%}"
+        print(f"{label:<5} win {h.win:7.2%}   tie {h.tie:7.2%}   equity {h.equity:7.2%}{error}")
+    return 0
+
+
+@_one_line_errors
+def cmd_outs(args: argparse.Namespace) -> int:
+    """Print the outs of a hand on a flop or turn, with the chance and odds to hit."""
+    from app.poker.cards import format_cards
+    from app.poker.outs import outs
+
+    found = outs(args.hand, args.board, opponents=args.vs, dead=args.dead)
+    if args.json:
+        print(json.dumps({
+            "hand": format_cards(found.hand), "board": format_cards(found.board),
+            "category": found.category, "outs": [str(c) for c in found.cards],
+            "count": found.count, "unseen": found.unseen, "splits": [str(c) for c in found.splits],
+            "next_card": found.next_card, "by_river": found.by_river,
+            "odds": found.odds, "odds_by_river": found.odds_by_river}))
+        return 0
+    print(f"{format_cards(found.hand)} on {format_cards(found.board)} ({found.category}): "
+          f"{found.count} outs of {found.unseen} unseen cards {format_cards(found.cards, ' ')}")
+    chances = [f"next card {found.next_card:.1%} ({found.odds or 'no outs'})"]
+    if found.by_river is not None:
+        chances.append(f"by the river {found.by_river:.1%} ({found.odds_by_river or 'no outs'})")
+    print(", ".join(chances))
+    return 0
+
+
+def _add_poker_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The ``eval``, ``equity`` and ``outs`` subcommands."""
+    ev = sub.add_parser("eval", help="rank hands of 5 to 7 cards")
+    ev.add_argument("--json", action="store_true", help="one JSON object per hand")
+    ev.add_argument("hands", nargs="+", metavar="HAND",
+                    help="cards as one quoted string, e.g. 'Ah Kh Qh Jh Th'; - reads stdin")
+    ev.set_defaults(func=cmd_eval)
+
+    eq = sub.add_parser("equity", help="win, tie and equity of 2 to 9 hands")
+    eq.add_argument("--json", action="store_true", help="print one JSON object")
+    eq.add_argument("--board", default="", metavar="CARDS", help="0, 3, 4 or 5 board cards")
+    eq.add_argument("--dead", default="", metavar="CARDS", help="cards out of play")
+    eq.add_argument("--iterations", metavar="N",
+                    help="Monte Carlo deals when there are too many boards to enumerate")
+    eq.add_argument("--seed", default="0", metavar="S", help="Monte Carlo seed")
+    eq.add_argument("hands", nargs="+", metavar="HAND", help="two cards like AhKh, ?? for random")
+    eq.set_defaults(func=cmd_equity)
+
+    ou = sub.add_parser("outs", help="cards that make a hand win or improve")
+    ou.add_argument("--json", action="store_true", help="print one JSON object")
+    ou.add_argument("--board", required=True, metavar="CARDS", help="a flop or a turn")
+    ou.add_argument("--dead", default="", metavar="CARDS", help="cards out of play")
+    ou.add_argument("hand", metavar="HAND")
+    ou.add_argument("vs", nargs="*", metavar="VS_HAND", help="known opponent hands")
+    ou.set_defaults(func=cmd_outs)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="holdem", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -76,6 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.set_defaults(func=cmd_serve)
+    _add_poker_commands(sub)
     _add_account_commands(sub)
     return parser
 

@@ -57,10 +57,10 @@ class InvalidPlayerCount(HoldemError):
     code = "invalid_player_count"
 
 
-class InvalidIterations(HoldemError):
-    """A Monte Carlo sample size or exact threshold below what makes sense."""
+class InvalidSampling(HoldemError):
+    """A Monte Carlo setting out of range: iterations, seed or exact threshold."""
 
-    code = "invalid_iterations"
+    code = "invalid_sampling"
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,10 +133,11 @@ def equity(
     >>> r.exact, r.boards, round(r.hands[0].equity, 3)
     (True, 990, 0.893)
     """
-    if iterations < 1 or exact_threshold < 0:
-        raise InvalidIterations(
-            f"iterations must be >= 1 and exact_threshold >= 0, got {iterations} and "
-            f"{exact_threshold}", iterations=iterations, exact_threshold=exact_threshold)
+    if iterations < 1 or seed < 0 or exact_threshold < 0:
+        raise InvalidSampling(
+            f"need iterations >= 1, seed >= 0 and exact_threshold >= 0, got {iterations}, "
+            f"{seed} and {exact_threshold}", iterations=iterations, seed=seed,
+            exact_threshold=exact_threshold)
     spot = _validate(hands, board, dead)
     deals = deal_count(spot.unseen.size, spot.unknown, 5 - len(spot.board))
     if deals <= exact_threshold:
