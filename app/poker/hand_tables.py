@@ -5,19 +5,24 @@ Every five-card hand falls into one of 7,462 equivalence classes; class ``v``
 kind, possible only with wild cards, takes ranks 7,463 (deuces) to 7,475 (aces).
 
 A hand is looked up by the *sum* of one integer key per card (no loop over
-five-card subsets). A card key packs three fields, chosen so that summing at
+five-card subsets). A card key packs four fields, chosen so that summing at
 most seven keys never carries from one field into the next:
 
 * bits 0-16: ``5**r`` for ranks r = 0..6 (deuce..eight), and bits 17-30:
-  ``5**(r-7)`` for ranks 7..12: base-5 digits that count each rank, so the sum
-  identifies the rank multiset (the "multiset key");
-* bits 32-55: ``7`` in a 6-bit field per suit. Four cards of a suit sum to 28,
+  ``5**(r-7)`` for ranks 7..12: base-5 digits that count each rank;
+* bits 31-33: 1, counting the cards. Together, bits 0-33 of the sum are the
+  "multiset key", naming the hand's rank multiset;
+* bits 34-57: ``7`` in a 6-bit field per suit. Four cards of a suit sum to 28,
   five to 35, so bit 5 of a field is set exactly when that suit holds a flush;
-* bit 60 is a poison bit, set only in the keys of ids that are not cards.
+* bit 59 is a poison bit, set only in the (batch) keys of ids that are not cards.
 
-Without a flush the rank depends only on the rank multiset; with a flush (at
-most seven cards hold no full house or quads beside it) only on the set of
-ranks in the flush suit, looked up in an 8,192-entry table by rank bitmask.
+Without a flush the rank depends only on the rank multiset: its dense index is
+``HI_BASE[key >> 17 & INDEX_MASK] + LO_INDEX[key & LO_MASK]`` (the card count
+and high ranks pick a block, the low ranks a place in it), and
+``MULTISET_RANKS[index]`` its rank. With a flush (at most seven cards hold no
+full house or quads beside one) the rank depends only on the ranks in the flush
+suit, looked up in an 8,192-entry table by rank bitmask. All tables fit in a
+core's L2 cache.
 """
 
 from __future__ import annotations
@@ -32,18 +37,20 @@ IntArray = npt.NDArray[np.int64]
 LO_RANKS = 7
 HI_SHIFT = 17
 LO_MASK = (1 << HI_SHIFT) - 1
-HI_MASK = (1 << 14) - 1
-MULTISET_MASK = (1 << 31) - 1
-SUIT_SHIFT = 32
+COUNT_SHIFT = 31
+INDEX_MASK = (1 << (COUNT_SHIFT + 3 - HI_SHIFT)) - 1
+MULTISET_MASK = (1 << (COUNT_SHIFT + 3)) - 1
+SUIT_SHIFT = COUNT_SHIFT + 3
 FLUSH_TEST = sum(1 << (SUIT_SHIFT + 6 * s + 5) for s in range(4))
-POISON = 1 << 60
+POISON = 1 << 59
 
 CATEGORY_COUNT = 10
 N_NATURAL = 7462
 N_RANKS = N_NATURAL + 13
 
 RANK_WEIGHT: tuple[int, ...] = tuple(
-    5**r if r < LO_RANKS else 5 ** (r - LO_RANKS) << HI_SHIFT for r in range(13)
+    (5**r if r < LO_RANKS else 5 ** (r - LO_RANKS) << HI_SHIFT) + (1 << COUNT_SHIFT)
+    for r in range(13)
 )
 CARD_KEYS: tuple[int, ...] = tuple(
     RANK_WEIGHT[c >> 2] + (7 << (SUIT_SHIFT + 6 * (c & 3))) for c in range(52)
@@ -142,11 +149,12 @@ def _five_card_classes() -> tuple[IntArray, IntArray, IntArray]:
 
 def _multiset_counts(n_ranks: int, max_size: int) -> IntArray:
     """Every vector of ``n_ranks`` counts (0..4 each) summing to at most ``max_size``."""
-    counts = np.zeros((1, 0), np.int64)
-    for _ in range(n_ranks):
-        rows = [np.hstack([counts, np.full((len(counts), 1), c)]) for c in range(5)]
-        counts = np.vstack(rows)
-        counts = counts[counts.sum(axis=1) <= max_size]
+    counts = np.zeros((1, n_ranks), np.int64)
+    for r in range(n_ranks):
+        choices = np.minimum(4, max_size - counts.sum(axis=1)) + 1
+        first = np.repeat(np.cumsum(choices) - choices, choices)
+        counts = np.repeat(counts, choices, axis=0)
+        counts[:, r] = np.arange(len(counts)) - first
     return counts
 
 
@@ -192,13 +200,6 @@ MULTISETS, FLUSH_RANKS = _build_multiset_tables()
 """``MULTISETS[n]``: (sorted multiset keys, ranks) of all n-card rank multisets;
 ``FLUSH_RANKS[mask]``: the rank of 5 to 7 suited cards with rank bitmask ``mask``."""
 
-MULTISET_RANK: dict[int, int] = {
-    key: value
-    for n in (5, 6, 7)
-    for key, value in zip(MULTISETS[n][0].tolist(), MULTISETS[n][1].tolist(), strict=True)
-}
-FLUSH_RANK_LIST: list[int] = FLUSH_RANKS.tolist()
-
 
 def _half_index(n_ranks: int, weight: int) -> tuple[IntArray, IntArray, IntArray]:
     """For the multisets of ``n_ranks`` ranks (at most 7 cards): their half-keys,
@@ -213,11 +214,12 @@ def _half_index(n_ranks: int, weight: int) -> tuple[IntArray, IntArray, IntArray
     return keys, sizes, position
 
 
-def _build_batch_tables() -> tuple[IntArray, dict[int, IntArray]]:
-    """Dense indexing of n-card multisets: ``hi_base[n][hi] + lo_index[lo]``.
+def _build_index_tables() -> tuple[IntArray, IntArray, IntArray]:
+    """Dense indexing of multisets: ``hi_base[count << 14 | hi] + lo_index[lo]``.
 
     Sorted by multiset key, the n-card multisets come in blocks of equal high
-    half; a block holds every low half of the remaining size, in order.
+    half; a block holds every low half of the remaining size, in order. The
+    5-, 6- and 7-card multisets follow one another in one rank table.
     """
     lo_keys, lo_sizes, lo_pos = _half_index(LO_RANKS, 5)
     lo_index = np.zeros(5**LO_RANKS, np.int64)
@@ -226,20 +228,21 @@ def _build_batch_tables() -> tuple[IntArray, dict[int, IntArray]]:
     hi_keys, hi_sizes, _ = _half_index(13 - LO_RANKS, 5)
     order = np.argsort(hi_keys)
     hi_keys, hi_sizes = hi_keys[order], hi_sizes[order]
-    hi_base: dict[int, IntArray] = {}
+    hi_base = np.zeros(INDEX_MASK + 1, np.int64)
+    offset = 0
     for n in (5, 6, 7):
         fits = hi_sizes <= n
         block = lo_per_size[n - hi_sizes[fits]]
-        base = np.zeros(5 ** (13 - LO_RANKS), np.int64)
-        base[hi_keys[fits]] = np.cumsum(block) - block
-        hi_base[n] = base
-    return lo_index, hi_base
+        hi_base[(n << 14) + hi_keys[fits]] = offset + np.cumsum(block) - block
+        offset += len(MULTISETS[n][0])
+    ranks = np.concatenate([MULTISETS[n][1] for n in (5, 6, 7)])
+    return lo_index, hi_base, ranks
 
 
-LO_INDEX, HI_BASE = _build_batch_tables()
-"""``MULTISETS[n][1][HI_BASE[n][hi] + LO_INDEX[lo]]`` is the rank of the
-n-card multiset whose key has low half ``lo`` and high half ``hi``."""
+LO_INDEX, HI_BASE, MULTISET_RANKS = _build_index_tables()
+"""The rank of the multiset with key ``k`` (bits 0-33 of a card-key sum) is
+``MULTISET_RANKS[HI_BASE[k >> HI_SHIFT & INDEX_MASK] + LO_INDEX[k & LO_MASK]]``."""
 
 BATCH_KEYS: IntArray = np.array(CARD_KEYS + (POISON,) * 52, np.int64)
-"""Card keys for ids 0-51, the poison key for 52-103; negative ids -52..-1
-wrap onto the poison keys under numpy's indexing."""
+"""Card keys for ids 0-51, the poison key for 52-103 (ids -52..-1 wrap onto
+them under numpy's indexing)."""
