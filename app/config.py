@@ -155,8 +155,8 @@ class Settings:
             raise ConfigError(f"ENV must be 'development' or 'production', got {self.env!r}")
         if not self.is_development and self.secret_key == DEFAULT_SECRET_KEY:
             raise ConfigError("SECRET_KEY must be set to a long random value outside development")
-        if len(self.secret_key) < 16:
-            raise ConfigError("SECRET_KEY must be at least 16 characters")
+        if len(self.secret_key) < 32:
+            raise ConfigError("SECRET_KEY must be at least 32 characters")
         if self.smtp_security not in SMTP_SECURITY_MODES:
             raise ConfigError(f"SMTP_SECURITY must be one of {SMTP_SECURITY_MODES}")
 

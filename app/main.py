@@ -76,8 +76,15 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
                         headers=exc.headers)
 
 
+async def _unexpected_error(request: Request, exc: Exception) -> JSONResponse:
+    log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+    return JSONResponse(error_body("internal_error", "something went wrong on our side"),
+                        status_code=500)
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Map typed errors, invalid payloads and HTTP errors to the one JSON error shape."""
+    app.add_exception_handler(Exception, _unexpected_error)
     app.add_exception_handler(HoldemError, _holdem_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_error)

@@ -89,14 +89,15 @@ async def issue_link(
 ) -> str:
     """Store a new single-use token for ``user`` and return the link that carries it."""
     token, digest = new_link_token()
+    now = utcnow()
     session.add(
         AccountToken(
             user_id=user.id,
             purpose=purpose,
             token_hash=digest,
             new_email=email,
-            created_at=utcnow(),
-            expires_at=utcnow() + timedelta(seconds=ttl_seconds),
+            created_at=now,
+            expires_at=now + timedelta(seconds=ttl_seconds),
         )
     )
     return f"{settings.public_url.rstrip('/')}{LINK_PATHS[purpose]}?token={token}"

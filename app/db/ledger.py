@@ -82,7 +82,7 @@ async def _change_balance(
         created_at=utcnow(),
     )
     session.add(entry)
-    await session.flush([entry])
+    await session.flush()
     return entry
 
 

@@ -1,0 +1,106 @@
+"""Sign-up: normalised unique e-mail, unique display name, password policy, starting credits,
+verification mail."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from tests.conftest import PASSWORD, Accounts, Mailbox, link_of
+
+
+async def test_signup_creates_an_account_with_starting_credits_and_mails_a_link(
+    client: httpx.AsyncClient, mailbox: Mailbox
+) -> None:
+    response = await client.post("/auth/signup", json={
+        "email": "  Alice.Smith@Example.COM ", "password": PASSWORD, "display_name": "Alice"})
+    assert response.status_code == 201, response.text
+    body = response.json()
+    assert body["email"] == "alice.smith@example.com"
+    assert body["display_name"] == "Alice"
+    assert body["balance"] == 10_000
+    assert body["email_verified"] is False
+    assert body["role"] == "player"
+    assert "password" not in str(body).lower()
+
+    message = await mailbox.wait_for("alice.smith@example.com", "confirm your e-mail")
+    assert message.get_body(preferencelist=("html",)) is not None
+    assert link_of(message).startswith("http://testserver/auth/verify-email?token=")
+
+
+async def test_the_starting_credits_are_a_ledger_entry(
+    client: httpx.AsyncClient, accounts: Accounts
+) -> None:
+    player = await accounts.player()
+    ledger = (await client.get("/users/me/ledger", headers=player.headers)).json()
+    assert ledger["count"] == 1
+    assert ledger["items"][0]["reason"] == "signup_grant"
+    assert ledger["items"][0]["amount"] == ledger["items"][0]["balance_after"] == 10_000
+
+
+async def test_an_email_can_sign_up_only_once_whatever_its_case(
+    client: httpx.AsyncClient, accounts: Accounts
+) -> None:
+    await accounts.signup(email="bob@example.com")
+    response = await client.post("/auth/signup", json={
+        "email": "BOB@example.com", "password": PASSWORD, "display_name": "another_bob"})
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "email_taken"
+
+
+async def test_a_display_name_is_unique_whatever_its_case(
+    client: httpx.AsyncClient, accounts: Accounts
+) -> None:
+    await accounts.signup(display_name="RiverRat")
+    response = await client.post("/auth/signup", json={
+        "email": "other@example.com", "password": PASSWORD, "display_name": "riverrat"})
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "display_name_taken"
+
+
+@pytest.mark.parametrize(
+    ("password", "reason"),
+    [
+        ("short1!", "at least 10 characters"),
+        ("1234567890", "common"),
+        ("Password123", "common"),
+        ("carol@example.com", "e-mail"),
+        ("CAROL@EXAMPLE.COM", "e-mail"),
+        ("aaaaaaaaaaaa", "common"),
+    ],
+)
+async def test_weak_passwords_are_refused_with_the_reason(
+    client: httpx.AsyncClient, password: str, reason: str
+) -> None:
+    response = await client.post("/auth/signup", json={
+        "email": "carol@example.com", "password": password, "display_name": "carol"})
+    assert response.status_code == 422
+    error = response.json()["error"]
+    assert error["code"] == "weak_password"
+    assert any(reason in text for text in error["reasons"]), error
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"email": "not-an-email", "password": PASSWORD, "display_name": "dave"},
+        {"email": "dave@example.com", "password": PASSWORD, "display_name": "da"},
+        {"email": "dave@example.com", "password": PASSWORD, "display_name": "x" * 21},
+        {"email": "dave@example.com", "password": PASSWORD, "display_name": "bad<name>"},
+        {"email": "dave@example.com", "password": PASSWORD},
+        {"email": "dave@example.com", "password": PASSWORD, "display_name": "dave", "role":
+         "admin"},
+    ],
+    ids=["email", "name-short", "name-long", "name-chars", "missing", "extra-field"],
+)
+async def test_invalid_payloads_get_a_typed_error_and_create_nothing(
+    client: httpx.AsyncClient, payload: dict[str, str]
+) -> None:
+    response = await client.post("/auth/signup", json=payload)
+    assert response.status_code == 422
+    error = response.json()["error"]
+    assert error["code"] == "invalid_payload"
+    assert error["message"] and error["problems"]
+    login = await client.post("/auth/login", json={
+        "email": "dave@example.com", "password": PASSWORD})
+    assert login.status_code == 401

@@ -1,0 +1,178 @@
+"""Admin over HTTP: search, view, ban/unban, credit adjustments, the audit log."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from app.db import ledger
+from tests.conftest import Accounts
+
+ADMIN_ROUTES = [
+    ("GET", "/admin/users", None),
+    ("GET", "/admin/users/1", None),
+    ("GET", "/admin/users/1/ledger", None),
+    ("POST", "/admin/users/1/ban", {"reason": "testing"}),
+    ("POST", "/admin/users/1/unban", None),
+    ("POST", "/admin/users/1/credits", {"amount": 5, "reason": "testing"}),
+    ("GET", "/admin/audit-log", None),
+]
+
+
+@pytest.mark.parametrize(("method", "path", "body"), ADMIN_ROUTES)
+async def test_players_get_403_on_every_admin_route(
+    client: httpx.AsyncClient, accounts: Accounts, method: str, path: str, body: object
+) -> None:
+    player = await accounts.player()
+    response = await client.request(method, path, json=body, headers=player.headers)
+    assert response.status_code == 403
+    assert response.json()["error"]["code"] == "admin_required"
+    anonymous = await client.request(method, path, json=body)
+    assert anonymous.status_code == 401
+
+
+async def test_admins_search_users_page_by_page(
+    client: httpx.AsyncClient, accounts: Accounts
+) -> None:
+    admin = await accounts.admin()
+    players = [await accounts.player(logged_in=False) for _ in range(3)]
+    everyone = (await client.get("/admin/users?per_page=2", headers=admin.headers)).json()
+    assert everyone["count"] == 4 and len(everyone["items"]) == 2
+    second = (await client.get("/admin/users?per_page=2&page=2", headers=admin.headers)).json()
+    assert [u["id"] for u in second["items"]] == [players[1].id, players[2].id]
+
+    by_name = await client.get("/admin/users", params={"q": players[0].display_name.upper()},
+                               headers=admin.headers)
+    assert [u["id"] for u in by_name.json()["items"]] == [players[0].id]
+    by_email = await client.get("/admin/users", params={"q": players[2].email[:9]},
+                                headers=admin.headers)
+    assert players[2].id in [u["id"] for u in by_email.json()["items"]]
+    by_role = await client.get("/admin/users?role=admin", headers=admin.headers)
+    assert [u["id"] for u in by_role.json()["items"]] == [admin.id]
+    no_match = await client.get("/admin/users", params={"q": "100%_nobody"},
+                                headers=admin.headers)
+    assert no_match.json()["count"] == 0
+
+
+async def test_admins_view_one_user_and_unknown_ids_are_404(
+    client: httpx.AsyncClient, accounts: Accounts
+) -> None:
+    admin, player = await accounts.admin(), await accounts.player()
+    response = await client.get(f"/admin/users/{player.id}", headers=admin.headers)
+    assert response.status_code == 200
+    assert response.json()["email"] == player.email
+    assert response.json()["ban_reason"] is None
+    missing = await client.get("/admin/users/999999", headers=admin.headers)
+    assert missing.status_code == 404
+    assert missing.json()["error"]["code"] == "user_not_found"
+
+
+async def test_a_ban_ends_sessions_and_logins_until_lifted(
+    client: httpx.AsyncClient, accounts: Accounts
+) -> None:
+    admin, player = await accounts.admin(), await accounts.player()
+    banned = await client.post(f"/admin/users/{player.id}/ban", json={"reason": "chip dumping"},
+                               headers=admin.headers)
+    assert banned.status_code == 200
+    assert banned.json()["status"] == "banned"
+    assert banned.json()["ban_reason"] == "chip dumping"
+    assert (await client.get("/users/me", headers=player.headers)).status_code == 401
+    login = await accounts.login(player)
+    assert login.status_code == 403 and login.json()["error"]["reason"] == "chip dumping"
+
+    lifted = await client.post(f"/admin/users/{player.id}/unban", headers=admin.headers)
+    assert lifted.json()["status"] == "active"
+    assert (await accounts.login(player)).status_code == 200
+
+
+async def test_a_ban_runs_the_after_ban_hooks(
+    client: httpx.AsyncClient, accounts: Accounts
+) -> None:
+    admin, player = await accounts.admin(), await accounts.player()
+    disconnected: list[int] = []
+
+    async def disconnect(user_id: int) -> None:
+        disconnected.append(user_id)
+
+    accounts.app.state.account_hooks.after_ban.append(disconnect)
+    await client.post(f"/admin/users/{player.id}/ban", json={"reason": "abuse"},
+                      headers=admin.headers)
+    assert disconnected == [player.id]
+
+
+async def test_admins_cannot_be_banned(client: httpx.AsyncClient, accounts: Accounts) -> None:
+    admin = await accounts.admin()
+    response = await client.post(f"/admin/users/{admin.id}/ban", json={"reason": "oops"},
+                                 headers=admin.headers)
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "cannot_moderate_admin"
+
+
+async def test_credit_adjustments_go_through_the_ledger(
+    client: httpx.AsyncClient, accounts: Accounts
+) -> None:
+    admin, player = await accounts.admin(), await accounts.player()
+    added = await client.post(f"/admin/users/{player.id}/credits", headers=admin.headers,
+                              json={"amount": 2_500, "reason": "tournament prize"})
+    assert added.status_code == 200, added.text
+    assert added.json()["balance"] == 12_500
+    removed = await client.post(f"/admin/users/{player.id}/credits", headers=admin.headers,
+                                json={"amount": -500, "reason": "refund reversal"})
+    assert removed.json()["balance"] == 12_000
+
+    history = (await client.get(f"/admin/users/{player.id}/ledger",
+                                headers=admin.headers)).json()
+    assert [(e["amount"], e["reason"], e["reference"]) for e in history["items"][:2]] == [
+        (-500, "admin_adjustment", "refund reversal"),
+        (2_500, "admin_adjustment", "tournament prize"),
+    ]
+    async with accounts.database.sessions() as session:
+        assert (await ledger.audit(session)).balanced
+
+
+async def test_a_removal_beyond_the_balance_is_refused(
+    client: httpx.AsyncClient, accounts: Accounts
+) -> None:
+    admin, player = await accounts.admin(), await accounts.player()
+    response = await client.post(f"/admin/users/{player.id}/credits", headers=admin.headers,
+                                 json={"amount": -10_001, "reason": "too much"})
+    assert response.status_code == 409
+    assert response.json()["error"] | {"code": "insufficient_credits", "balance": 10_000} == \
+        response.json()["error"]
+    zero = await client.post(f"/admin/users/{player.id}/credits", headers=admin.headers,
+                             json={"amount": 0, "reason": "nothing"})
+    assert zero.status_code == 422
+
+
+async def test_deleted_accounts_can_be_viewed_but_not_changed(
+    client: httpx.AsyncClient, accounts: Accounts
+) -> None:
+    admin, player = await accounts.admin(), await accounts.player()
+    await client.request("DELETE", "/users/me", headers=player.headers,
+                         json={"password": player.password})
+    view = await client.get(f"/admin/users/{player.id}", headers=admin.headers)
+    assert view.json()["status"] == "deleted" and view.json()["email"] is None
+    credit = await client.post(f"/admin/users/{player.id}/credits", headers=admin.headers,
+                               json={"amount": 5, "reason": "late prize"})
+    assert credit.status_code == 409
+    assert credit.json()["error"]["code"] == "account_deleted"
+
+
+async def test_every_admin_action_is_in_the_audit_log(
+    client: httpx.AsyncClient, accounts: Accounts
+) -> None:
+    admin, player = await accounts.admin(), await accounts.player()
+    await client.post(f"/admin/users/{player.id}/credits", headers=admin.headers,
+                      json={"amount": 100, "reason": "bonus"})
+    await client.post(f"/admin/users/{player.id}/ban", headers=admin.headers,
+                      json={"reason": "abuse"})
+    await client.post(f"/admin/users/{player.id}/unban", headers=admin.headers)
+    log = (await client.get("/admin/audit-log", headers=admin.headers)).json()
+    assert log["count"] == 3
+    assert [(e["action"], e["admin_id"], e["target_user_id"]) for e in log["items"]] == [
+        ("unban", admin.id, player.id),
+        ("ban", admin.id, player.id),
+        ("adjust_credits", admin.id, player.id),
+    ]
+    assert log["items"][2]["details"] == {"amount": 100, "reason": "bonus",
+                                          "balance_after": 10_100}
