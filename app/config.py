@@ -31,6 +31,16 @@ def _env_int(name: str, default: int) -> int:
         raise ConfigError(f"{name} must be an integer, got {raw!r}") from None
 
 
+def _env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number, got {raw!r}") from None
+
+
 def _env_bool(name: str, default: bool) -> bool:
     raw = os.environ.get(name)
     if raw is None or raw.strip() == "":
@@ -134,6 +144,28 @@ class Settings:
         default_factory=lambda: _limit("RATE_LIMIT_VERIFY_ACCOUNT", "5/3600")
     )
 
+    # Tables (times in seconds; tests set them tiny).
+    redis_url: str = field(default_factory=lambda: _env("REDIS_URL", ""))
+    action_seconds: float = field(default_factory=lambda: _env_float("ACTION_SECONDS", 20))
+    min_action_seconds: float = field(
+        default_factory=lambda: _env_float("MIN_ACTION_SECONDS", 5)
+    )
+    time_bank_seconds: float = field(
+        default_factory=lambda: _env_float("TIME_BANK_SECONDS", 30)
+    )
+    showdown_seconds: float = field(default_factory=lambda: _env_float("SHOWDOWN_SECONDS", 5))
+    hand_start_delay_seconds: float = field(
+        default_factory=lambda: _env_float("HAND_START_DELAY_SECONDS", 3)
+    )
+    sit_out_limit_seconds: float = field(
+        default_factory=lambda: _env_float("SIT_OUT_LIMIT_SECONDS", 600)
+    )
+    seat_offer_seconds: float = field(
+        default_factory=lambda: _env_float("SEAT_OFFER_SECONDS", 30)
+    )
+    bot_delay_seconds: float = field(default_factory=lambda: _env_float("BOT_DELAY_SECONDS", 1))
+    rate_limit_chat: RateLimit = field(default_factory=lambda: _limit("RATE_LIMIT_CHAT", "5/10"))
+
     @property
     def is_development(self) -> bool:
         """Local development: insecure defaults allowed, cookies without ``Secure``."""
@@ -155,8 +187,8 @@ class Settings:
             raise ConfigError(f"ENV must be 'development' or 'production', got {self.env!r}")
         if not self.is_development and self.secret_key == DEFAULT_SECRET_KEY:
             raise ConfigError("SECRET_KEY must be set to a long random value outside development")
-        if len(self.secret_key) < 32:
-            raise ConfigError("SECRET_KEY must be at least 32 characters")
+        if not self.is_development and len(self.secret_key) < 32:
+            raise ConfigError("SECRET_KEY must be at least 32 characters in production")
         if self.smtp_security not in SMTP_SECURITY_MODES:
             raise ConfigError(f"SMTP_SECURITY must be one of {SMTP_SECURITY_MODES}")
 

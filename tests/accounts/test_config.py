@@ -41,7 +41,11 @@ def test_production_refuses_the_default_secret_key() -> None:
 
 @pytest.mark.parametrize(
     "changes",
-    [{"env": "staging"}, {"secret_key": "short"}, {"smtp_security": "tls"}],
+    [
+        {"env": "staging"},
+        {"env": "production", "secret_key": "too-short-for-production"},
+        {"smtp_security": "tls"},
+    ],
 )
 def test_unusable_settings_are_refused(changes: dict[str, str]) -> None:
     with pytest.raises(ConfigError):
