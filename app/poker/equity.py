@@ -2,8 +2,10 @@
 
 Boards are enumerated exactly when there are few enough of them (heads-up
 preflop with both hands known, 1,712,304 boards, is exact); otherwise a seeded
-Monte Carlo sample is drawn. Either way the deals are index arrays evaluated by
-:func:`app.poker.evaluator.rank_batch`, never a Python loop over boards.
+Monte Carlo sample is drawn. Either way each seven-card hand is packed in one
+64-bit word (byte i holds card i), built with numpy from combination tables and
+ranked in large batches by :func:`app.poker.evaluator.rank_batch`: no Python
+loop over boards.
 
 >>> result = equity(["AhKh", "QsQd"], board="Qh Jh 2c 3d")
 >>> result.exact, result.boards
@@ -292,6 +294,7 @@ def _ranks(spot: _Spot, holes: list[Words], boards: Words) -> npt.NDArray[np.int
     for seat, hole in enumerate(spot.holes):
         word = next(random_holes) if hole is None else np.uint64(hole[0] | hole[1] << 8)
         np.bitwise_or(boards, word, out=sevens[seat])
+    # Little-endian so that byte i is card i on any machine (no copy on x86 and ARM).
     ids = sevens.astype("<u8", copy=False).view(np.uint8).reshape(players * size, 8)[:, :7]
     return np.asarray(rank_batch(ids), dtype=np.int64).reshape(players, size)
 
