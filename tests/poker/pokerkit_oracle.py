@@ -2,21 +2,22 @@
 
 The replay is strict: pokerkit must agree on who acts and on every call
 amount; the only thing it may add is a free check our engine skips (a seat
-with nothing to call when no one else can bet).
+with nothing to call when no one else can bet). pokerkit runs its own
+showdown (it shows hands that can win and mucks the others).
 """
 
 from __future__ import annotations
 
 import warnings
+from collections import defaultdict
+from dataclasses import dataclass
 
-from pokerkit import Automation, Mode, NoLimitTexasHoldem, State
+from pokerkit import Automation, ChipsPushing, Mode, NoLimitTexasHoldem, State
 
 from app.poker.engine import Hand
 from app.poker.events import (
     ActionKind,
     BoardDealt,
-    HandMucked,
-    HandShown,
     PlayerActed,
 )
 
@@ -26,6 +27,7 @@ AUTOMATIONS = (
     Automation.BLIND_OR_STRADDLE_POSTING,
     Automation.CARD_BURNING,
     Automation.RUNOUT_COUNT_SELECTION,
+    Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
     Automation.HAND_KILLING,
     Automation.CHIPS_PUSHING,
     Automation.CHIPS_PULLING,
@@ -34,6 +36,14 @@ AUTOMATIONS = (
 
 class Divergence(AssertionError):
     """pokerkit and our engine disagree about the play of the hand."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """pokerkit's final stacks (our seat order) and the pot amounts it pushed."""
+
+    stacks: list[int]
+    pots: list[int]
 
 
 def pokerkit_state(hand: Hand) -> State:
@@ -62,8 +72,8 @@ def big_blind_is_short(hand: Hand) -> bool:
     return s.starting_stack - st.ante < st.big_blind
 
 
-def replay(hand: Hand) -> list[int]:
-    """pokerkit's final stacks for our finished hand, in our seat order."""
+def replay(hand: Hand) -> Outcome:
+    """pokerkit's outcome for our finished hand."""
     position = {s.number: i for i, s in enumerate(hand.seats)}
     state = pokerkit_state(hand)
     with warnings.catch_warnings():
@@ -74,13 +84,14 @@ def replay(hand: Hand) -> list[int]:
             elif isinstance(event, BoardDealt):
                 _free_checks(state, None)
                 state.deal_board("".join(map(str, event.cards)))
-            elif isinstance(event, HandShown | HandMucked):
-                _free_checks(state, None)
-                state.show_or_muck_hole_cards(isinstance(event, HandShown), position[event.seat])
         _free_checks(state, None)
         if state.status:
             raise Divergence(f"pokerkit's hand is not over: {state.operations[-3:]}")
-    return list(state.stacks)
+    pots: dict[int, int] = defaultdict(int)
+    for op in state.operations:
+        if isinstance(op, ChipsPushing):
+            pots[op.pot_index] += sum(op.amounts)
+    return Outcome(list(state.stacks), [pots[k] for k in sorted(pots)])
 
 
 def _free_checks(state: State, actor: int | None) -> None:
