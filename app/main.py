@@ -18,13 +18,13 @@ from starlette.exceptions import HTTPException
 from app import __version__
 from app.accounts.hooks import AccountHooks
 from app.accounts.mail import Mailer
-from app.accounts.pages import pages_router
 from app.accounts.ratelimit import RateLimiter
 from app.accounts.router import auth_router, users_router
 from app.admin.router import router as admin_router
 from app.config import Settings, get_settings
 from app.db.engine import Database
 from app.errors import HoldemError
+from app.web.router import mount_web
 
 log = logging.getLogger(__name__)
 
@@ -155,8 +155,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"status": "ok", "version": __version__}
 
     app.include_router(auth_router)
-    app.include_router(pages_router)
     app.include_router(users_router)
     app.include_router(admin_router)
+    mount_web(app)
     summaries_from_docstrings(app.router)
     return app

@@ -1,0 +1,1 @@
+"""The reference browser client: pages, scripts and styles served by the server."""

@@ -1,0 +1,48 @@
+// Dates, amounts and labels as people read them.
+
+export function chips(amount) {
+  return Number(amount || 0).toLocaleString("en-US");
+}
+
+export function signed(amount) {
+  return `${amount > 0 ? "+" : amount < 0 ? "−" : ""}${chips(Math.abs(amount))}`;
+}
+
+export function dateTime(value) {
+  const when = new Date(value);
+  const options = { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" };
+  if (when.getFullYear() !== new Date().getFullYear()) options.year = "numeric";
+  return when.toLocaleString(undefined, options);
+}
+
+export function date(value) {
+  return new Date(value).toLocaleDateString(undefined, { dateStyle: "medium" });
+}
+
+const LEDGER_REASONS = {
+  signup_grant: "Welcome credits",
+  daily_credits: "Daily credits",
+  admin_adjustment: "Adjustment by an admin",
+  account_closed: "Account closed",
+  table_buy_in: "Bought in at a table",
+  table_cash_out: "Cashed out from a table",
+};
+
+export function ledgerReason(reason) {
+  return LEDGER_REASONS[reason] || reason.replaceAll("_", " ");
+}
+
+// Build an element: el("td", {className: "num"}, "12").
+export function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key.startsWith("aria-") || key === "role" || key === "for") node.setAttribute(key, value);
+    else node[key] = value;
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}

@@ -1,0 +1,119 @@
+import { bindForm, formValues } from "../forms.js";
+import { chips, el } from "../format.js";
+import { currentUser } from "../session.js";
+import { connect, request, showFatal, SocketMissing } from "../socket.js";
+
+const tables = new Map();
+const body = document.querySelector("#tables tbody");
+const user = await currentUser();
+
+function tableUrl(id, sit) {
+  return `/table/${encodeURIComponent(id)}${sit ? "?sit=1" : ""}`;
+}
+
+function row(table) {
+  const full = table.seated >= table.seats;
+  const blinds = `${chips(table.small_blind)} / ${chips(table.big_blind)}${table.ante ? ` (ante ${chips(table.ante)})` : ""}`;
+  const players = `${table.seated} / ${table.seats}${table.bots ? ` · ${table.bots} bot${table.bots > 1 ? "s" : ""}` : ""}`;
+  const actions = el("td", { className: "table-actions" },
+    user && !full ? el("a", { className: "button button-small button-primary", href: tableUrl(table.table_id, true),
+      "aria-label": `Join ${table.name}` }, "Join") : null,
+    el("a", { className: "button button-small", href: tableUrl(table.table_id, false),
+      "aria-label": `Watch ${table.name}` }, "Watch"));
+  return el("tr", { dataset: { tableId: table.table_id } },
+    el("td", {}, el("span", { className: "table-name" }, table.name), table.private ? " 🔒" : ""),
+    el("td", {}, blinds),
+    el("td", { className: "num" }, players, table.waiting ? ` (+${table.waiting} waiting)` : ""),
+    el("td", { className: "num" }, chips(table.average_pot)),
+    el("td", { className: "num" }, table.hands_per_hour),
+    el("td", { className: "num" }, `${chips(table.min_buy_in)}–${chips(table.max_buy_in)}`),
+    actions);
+}
+
+function render(freshId) {
+  const sorted = [...tables.values()].sort((a, b) => a.big_blind - b.big_blind || a.name.localeCompare(b.name));
+  body.replaceChildren(...sorted.map((table) => {
+    const line = row(table);
+    if (table.table_id === freshId) line.classList.add("fresh");
+    return line;
+  }));
+  document.getElementById("tables-empty").hidden = tables.size > 0;
+  document.getElementById("tables-count").textContent = `${tables.size} open`;
+}
+
+function numbers(values, names) {
+  const out = {};
+  for (const name of names) {
+    if (values[name] !== undefined && values[name] !== "") out[name] = Number(values[name]);
+  }
+  return out;
+}
+
+function setUpForms(socket) {
+  if (!user) {
+    document.getElementById("lobby-guest").hidden = false;
+    for (const button of document.querySelectorAll("[data-needs-user]")) {
+      button.disabled = true;
+      button.textContent = "Log in to play";
+    }
+  }
+  bindForm(document.getElementById("quick-form"), async (values) => {
+    const [small, big] = values.stakes.split("/").map(Number);
+    const ack = await request(socket, "table:quick-seat", { small_blind: small, big_blind: big });
+    window.location.assign(tableUrl(ack.table_id, false));
+  }, { busyText: "Finding a seat…" });
+
+  const createForm = document.getElementById("create-form");
+  bindForm(createForm, async () => {
+    const values = formValues(createForm);
+    const payload = {
+      name: values.name.trim(),
+      ...numbers(values, ["seats", "small_blind", "big_blind", "ante", "min_buy_in", "max_buy_in", "action_seconds"]),
+      private: createForm.elements.namedItem("private").checked,
+      bots: createForm.elements.namedItem("bots").checked,
+    };
+    if (payload.bots) {
+      payload.bot_count = Number(values.bot_count || 0);
+      payload.bot_style = values.bot_style || null;
+    }
+    const ack = await request(socket, "table:create", payload);
+    window.location.assign(tableUrl(ack.table_id, true) + (ack.invite_code ? `&invite=${encodeURIComponent(ack.invite_code)}` : ""));
+  }, { busyText: "Opening…" });
+  createForm.elements.namedItem("bots").addEventListener("change", (event) => {
+    createForm.querySelector("#create-bot_count").disabled = !event.target.checked;
+    createForm.querySelector("#create-bot_style").disabled = !event.target.checked;
+  });
+}
+
+function listen(socket) {
+  const errorSlot = document.getElementById("tables-error");
+  socket.on("connect", async () => {
+    try {
+      const ack = await request(socket, "lobby:list");
+      tables.clear();
+      for (const table of ack.tables) tables.set(table.table_id, table);
+      errorSlot.textContent = "";
+      render();
+    } catch (error) {
+      errorSlot.textContent = error.message;
+    }
+  });
+  socket.on("lobby:table", (table) => {
+    const isNew = !tables.has(table.table_id);
+    tables.set(table.table_id, table);
+    render(isNew ? table.table_id : null);
+  });
+  socket.on("lobby:table-removed", ({ table_id: id }) => {
+    tables.delete(id);
+    render();
+  });
+}
+
+try {
+  const socket = connect();
+  setUpForms(socket);
+  listen(socket);
+} catch (error) {
+  if (!(error instanceof SocketMissing)) throw error;
+  if (!document.getElementById("vendor-missing")) showFatal(error.message);
+}

@@ -1,0 +1,25 @@
+import { api } from "../api.js";
+import { bindForm, setStatus } from "../forms.js";
+import { currentUser } from "../session.js";
+
+const form = document.getElementById("signup-form");
+const done = document.getElementById("signup-done");
+const resend = document.getElementById("resend-form");
+
+bindForm(form, async (values) => {
+  const user = await api("POST", "/auth/signup", values);
+  form.hidden = true;
+  document.getElementById("signup-email").textContent = user.email;
+  resend.elements.namedItem("email").value = user.email;
+  done.hidden = false;
+}, { busyText: "Creating your account…" });
+
+bindForm(resend, async (values) => {
+  const answer = await api("POST", "/auth/request-verify", values);
+  setStatus(resend, answer.message, "ok");
+});
+
+if (new URLSearchParams(window.location.search).has("deleted")) {
+  document.getElementById("deleted-notice").hidden = false;
+}
+currentUser();

@@ -1,0 +1,65 @@
+// Who is signed in, and the header that shows it.
+
+import { api, ApiError } from "./api.js";
+
+let current;
+
+export async function currentUser({ refresh = false } = {}) {
+  if (current !== undefined && !refresh) return current;
+  try {
+    current = await api("GET", "/users/me");
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 401) throw error;
+    current = null;
+  }
+  renderNav(current);
+  return current;
+}
+
+export function formatCredits(amount) {
+  return Number(amount).toLocaleString("en-US");
+}
+
+export function renderNav(user) {
+  for (const part of document.querySelectorAll("[data-when]")) {
+    part.hidden = (part.dataset.when === "user") !== Boolean(user);
+  }
+  if (!user) return;
+  document.getElementById("nav-name").textContent = user.display_name || "you";
+  document.getElementById("nav-avatar").src = user.avatar_url;
+  document.getElementById("nav-balance").textContent = `${formatCredits(user.balance)} credits`;
+  document.getElementById("nav-admin").hidden = user.role !== "admin";
+}
+
+export function setBalance(balance) {
+  if (current) current.balance = balance;
+  const slot = document.getElementById("nav-balance");
+  if (slot) slot.textContent = `${formatCredits(balance)} credits`;
+}
+
+export function loginUrl() {
+  const next = window.location.pathname + window.location.search;
+  return `/login?next=${encodeURIComponent(next)}`;
+}
+
+// The signed-in user, or off to the login page.
+export async function requireUser() {
+  const user = await currentUser();
+  if (!user) {
+    window.location.assign(loginUrl());
+    return new Promise(() => {});
+  }
+  return user;
+}
+
+// Only same-site paths, so a crafted ?next= cannot send people elsewhere.
+export function nextPath(fallback = "/") {
+  const next = new URLSearchParams(window.location.search).get("next");
+  return next && next.startsWith("/") && !next.startsWith("//") ? next : fallback;
+}
+
+document.getElementById("nav-logout")?.addEventListener("click", async () => {
+  // An expired session is logged out already; either way the login page is next.
+  await api("POST", "/auth/logout").catch(() => null);
+  window.location.assign("/login");
+});

@@ -1,0 +1,146 @@
+"""Browser tests: the whole app on a real uvicorn server on loopback, driven by
+headless Chromium through Playwright. Every test here is marked ``browser``."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import threading
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import uvicorn
+from playwright.async_api import Browser, BrowserContext, Page, async_playwright
+
+from app.config import Settings
+from app.main import create_app
+from tests.conftest import free_port
+
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+DESKTOP = {"width": 1280, "height": 720}
+PHONE = {"width": 390, "height": 844}
+TIMEOUT_MS = 15_000
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test in this folder ``browser``; skip them all without Chromium."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.browser)
+            if not CHROMIUM.exists():
+                item.add_marker(pytest.mark.skip(reason=(
+                    f"no Chromium at {CHROMIUM}: install Debian's package "
+                    "(apt-get install chromium) or set CHROMIUM to its path")))
+
+
+@dataclass
+class LiveServer:
+    """The app served by uvicorn in a thread of its own, on a free loopback port."""
+
+    settings: Settings
+    base_url: str
+    server: uvicorn.Server
+    thread: threading.Thread = field(init=False)
+
+    def start(self) -> None:
+        self.thread = threading.Thread(target=self.server.run, name="uvicorn", daemon=True)
+        self.thread.start()
+        for _ in range(1_000):
+            if self.server.started or not self.thread.is_alive():
+                break
+            threading.Event().wait(0.01)
+        assert self.server.started, "uvicorn did not start"
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=20)
+
+
+@pytest.fixture
+def live_server(settings: Settings) -> Iterator[LiveServer]:
+    """The application with the test settings, answering at its own ``PUBLIC_URL``."""
+    port = free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    settings = dataclasses.replace(settings, public_url=base_url)
+    config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port,
+                            log_level="warning", lifespan="on")
+    live = LiveServer(settings, base_url, uvicorn.Server(config))
+    live.start()
+    try:
+        yield live
+    finally:
+        live.stop()
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Browser]:
+    """Headless Debian Chromium."""
+    async with async_playwright() as playwright:
+        chromium = await playwright.chromium.launch(executable_path=str(CHROMIUM),
+                                                    args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            await chromium.close()
+
+
+@dataclass
+class Tab:
+    """A page with the uncaught JavaScript errors it raised, which fail the test."""
+
+    page: Page
+    errors: list[str] = field(default_factory=list)
+
+    def check(self) -> None:
+        assert not self.errors, f"JavaScript errors: {self.errors}"
+
+
+class Visitors:
+    """Opens isolated browser contexts (separate cookies: separate people)."""
+
+    def __init__(self, browser: Browser, base_url: str) -> None:
+        self.browser = browser
+        self.base_url = base_url
+        self.contexts: list[BrowserContext] = []
+        self.tabs: list[Tab] = []
+
+    async def new(self, viewport: dict[str, int] | None = None) -> Tab:
+        context = await self.browser.new_context(base_url=self.base_url,
+                                                 viewport=viewport or DESKTOP)  # type: ignore[arg-type]
+        context.set_default_timeout(TIMEOUT_MS)
+        self.contexts.append(context)
+        page = await context.new_page()
+        tab = Tab(page)
+        page.on("pageerror", lambda error: tab.errors.append(str(error)))
+        self.tabs.append(tab)
+        return tab
+
+    async def close(self) -> None:
+        for context in self.contexts:
+            await context.close()
+
+
+@pytest.fixture
+async def visitors(browser: Browser, live_server: LiveServer) -> AsyncIterator[Visitors]:
+    """Browser contexts on the live server; any JavaScript error fails the test."""
+    opened = Visitors(browser, live_server.base_url)
+    try:
+        yield opened
+        for tab in opened.tabs:
+            tab.check()
+    finally:
+        await opened.close()
+
+
+def screenshot_path(name: str) -> Path:
+    """Where a screenshot goes (``test-artifacts/``, not committed)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS / f"{name}.png"
