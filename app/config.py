@@ -125,6 +125,9 @@ class Settings:
     rate_limit_signup_ip: RateLimit = field(
         default_factory=lambda: _limit("RATE_LIMIT_SIGNUP_IP", "10/3600")
     )
+    rate_limit_signup_account: RateLimit = field(
+        default_factory=lambda: _limit("RATE_LIMIT_SIGNUP_ACCOUNT", "5/3600")
+    )
     rate_limit_login_ip: RateLimit = field(
         default_factory=lambda: _limit("RATE_LIMIT_LOGIN_IP", "30/300")
     )

@@ -41,7 +41,6 @@ POSTGRES_SKIP_REASON = (
     "(.ci/run sets it when a server answers on 127.0.0.1:5432)"
 )
 PASSWORD = "correct horse battery staple"
-TABLES = [table.name for table in Base.metadata.sorted_tables]
 
 
 # --- databases -------------------------------------------------------------------
@@ -107,7 +106,8 @@ async def database_url(backend: Backend, tmp_path: Path) -> str:
         copy = tmp_path / "holdem.sqlite3"
         shutil.copyfile(template, copy)
         return f"sqlite+aiosqlite:///{copy}"
-    tables = ", ".join(TABLES)
+    # Read the tables now: migrating imported every feature's models.
+    tables = ", ".join(table.name for table in Base.metadata.sorted_tables)
     await _postgres_admin(backend.url, f"TRUNCATE {tables} RESTART IDENTITY CASCADE")
     return backend.url
 

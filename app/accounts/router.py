@@ -78,9 +78,14 @@ def session_body(user: User, token: SessionToken, settings: Settings) -> Session
 @auth_router.post("/signup", status_code=201,
                   dependencies=[per_ip("signup", "rate_limit_signup_ip")])
 async def signup(
-    data: UserCreate, session: DbSession, settings: AppSettings, mailer: MailerDep
+    data: UserCreate,
+    session: DbSession,
+    settings: AppSettings,
+    mailer: MailerDep,
+    limiter: Limiter,
 ) -> UserPrivate:
     """Create an account and e-mail a verification link."""
+    limiter.hit("signup:account", data.email, settings.rate_limit_signup_account)
     user = await service.signup(session, settings, mailer, data)
     return user_private(user, settings)
 

@@ -29,19 +29,22 @@ def ensure_sqlite_folder(url: str | URL) -> None:
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
 
 
-def _enable_sqlite_foreign_keys(dbapi_connection: Any, _record: Any) -> None:
+def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
+    # Write-ahead logging lets readers run while one request writes.
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
 
 
 def create_engine(url: str | URL, **options: Any) -> AsyncEngine:
-    """An async engine; SQLite gets foreign keys on and waits for locks."""
+    """An async engine; SQLite gets foreign keys, WAL and waits for locks."""
     if is_sqlite(url):
         ensure_sqlite_folder(url)
         options.setdefault("connect_args", {"timeout": SQLITE_BUSY_TIMEOUT_SECONDS})
         engine = create_async_engine(url, **options)
-        event.listen(engine.sync_engine, "connect", _enable_sqlite_foreign_keys)
+        event.listen(engine.sync_engine, "connect", _configure_sqlite)
         return engine
     options.setdefault("pool_pre_ping", True)
     return create_async_engine(url, **options)

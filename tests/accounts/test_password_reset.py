@@ -34,6 +34,14 @@ async def test_forgot_password_answers_the_same_whether_or_not_the_account_exist
     assert mailbox.to("nobody@example.com") == []
 
 
+async def test_the_link_in_the_password_changed_notice_opens_a_page(
+    client: httpx.AsyncClient,
+) -> None:
+    page = await client.get("/auth/forgot-password")
+    assert page.status_code == 200
+    assert "text/html" in page.headers["content-type"]
+
+
 async def test_the_reset_token_is_stored_only_as_a_hash_valid_for_an_hour(
     accounts: Accounts, mailbox: Mailbox
 ) -> None:

@@ -52,6 +52,18 @@ async def test_signup_and_login_are_limited_per_ip(settings: Settings) -> None:
         await app.state.mailer.drain()
 
 
+async def test_signing_up_one_address_again_and_again_is_limited(
+    client: httpx.AsyncClient, accounts: Accounts, settings: Settings
+) -> None:
+    await accounts.signup(email="probe@example.com")
+    for _ in range(settings.rate_limit_signup_account.count - 1):
+        response = await client.post("/auth/signup", json={
+            "email": "probe@example.com", "password": PASSWORD, "display_name": "prober"})
+        assert response.status_code == 409
+    assert_limited(await client.post("/auth/signup", json={
+        "email": "probe@example.com", "password": PASSWORD, "display_name": "prober"}))
+
+
 async def test_forgot_password_is_limited_per_account(
     client: httpx.AsyncClient, settings: Settings
 ) -> None:
