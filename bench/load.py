@@ -1,0 +1,487 @@
+"""Socket.IO load benchmark: K players at 6-max tables, against holdem-server or a bare baseline.
+
+    .venv/bin/python bench/load.py --target bare --clients 1200 --mode pace
+    .venv/bin/python bench/load.py --target holdem --clients 600 --mode fast
+    .venv/bin/python bench/load.py --compare --clients 1200     # bare, then holdem: the ratio
+    .venv/bin/python bench/load.py --target bare --idle --clients 2000   # memory only
+
+It starts the server itself (one uvicorn worker; ``--gc-threshold`` and
+``--no-deflate`` choose the two settings under test), connects the clients from
+``--procs`` generator processes with the raw-protocol client of
+bench/loadclient.py, seats six per table and lets them play:
+
+- ``--mode pace``: the player whose turn it is acts ``--pace`` seconds after
+  its ``table:turn`` arrives (about one action per table every 3 s);
+- ``--mode fast``: it acts as soon as its turn arrives.
+
+Latency is the time from sending ``table:action`` to the next player's
+``table:turn`` arriving, over the ``--duration`` seconds after a ``--warmup``.
+It reports p50/p95/p99/max, actions per second, every ack (ok or not), server
+CPU (utime+stime from /proc/<pid>/stat) and RSS per connected player
+(/proc/<pid>/status: resident memory after connecting, minus before, over the
+players), and the load average, since this machine is shared. Every phase has
+a time limit and the server and generators are stopped at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing as mp
+import os
+import platform
+import random
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from importlib.metadata import version
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.loadclient import HandshakeError, SioClient, connect  # noqa: E402
+from bench.targets import TARGETS, PlayerSeat, Target  # noqa: E402
+
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+CONNECT_CONCURRENCY = 64
+PHASE_TIMEOUT = 180.0  # connecting and seating everyone
+DRAIN_SECONDS = 1.0
+
+
+@dataclass(frozen=True)
+class Options:
+    """One run's settings (everything that goes into a result line)."""
+
+    target: str
+    clients: int
+    mode: str
+    pace: float
+    warmup: float
+    duration: float
+    procs: int
+    port: int
+    gc_threshold: str
+    server_deflate: bool
+    client_deflate: bool
+    idle: bool
+    seed: int
+
+
+@dataclass
+class WorkerReport:
+    """What one generator process saw."""
+
+    connected: int = 0
+    connect_failures: int = 0
+    seated: int = 0
+    sent: int = 0
+    acked_ok: int = 0
+    acked_error: int = 0
+    unacked: int = 0
+    error_codes: Counter[str] = field(default_factory=Counter)
+    latencies_ms: list[float] = field(default_factory=list)
+    turns_received: int = 0
+    cpu_seconds: float = 0.0
+
+
+# ---- generator processes -------------------------------------------------------------
+
+
+class Player:
+    """One connected player: its seat and what it does on its turn."""
+
+    def __init__(self, seat: PlayerSeat) -> None:
+        self.seat = seat
+        self.client: SioClient | None = None
+
+
+class Generator:
+    """The players of one process and the bookkeeping of their tables."""
+
+    def __init__(self, opts: Options, target: Target, seats: list[PlayerSeat]) -> None:
+        self.opts, self.target = opts, target
+        self.players = [Player(s) for s in seats]
+        self.report = WorkerReport()
+        self.sent_at: dict[str, float] = {}  # table id -> when its last action went out
+        self.pending: dict[str, tuple[Player, Any]] = {}  # turns that arrived before "go"
+        self.running = False
+        self.window: tuple[float, float] = (0.0, 0.0)
+        self.rng = random.Random(opts.seed)
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def on_event(self, client: SioClient, event: str, data: Any) -> None:
+        if event != self.target.turn_event:
+            return
+        player: Player = client.state
+        turn = self.target.read_turn(data)
+        if turn is None or not self.target.is_my_turn(player.seat, turn):
+            return
+        self.report.turns_received += 1
+        now = time.perf_counter()
+        sent = self.sent_at.pop(player.seat.table_id, None)
+        if sent is not None and self.window[0] <= sent <= self.window[1]:
+            self.report.latencies_ms.append((now - sent) * 1000)
+        if not self.running:
+            self.pending[player.seat.table_id] = (player, turn)
+            return
+        self._schedule(player, turn, self.opts.pace if self.opts.mode == "pace" else 0.0)
+
+    def _schedule(self, player: Player, turn: Any, delay: float) -> None:
+        assert self.loop is not None
+        if delay <= 0:
+            self._act(player, turn)
+        else:
+            self.loop.call_later(delay, self._act, player, turn)
+
+    def _act(self, player: Player, turn: Any) -> None:
+        if not self.running or player.client is None:
+            return
+        now = time.perf_counter()
+        if now > self.window[1]:
+            return
+        payload = self.target.action_payload(player.seat, turn)
+        self.sent_at[player.seat.table_id] = now
+        in_window = now >= self.window[0]
+        if in_window:
+            self.report.sent += 1
+        player.client.emit("table:action", payload, lambda ack: self._acked(ack, in_window))
+
+    def _acked(self, ack: Any, in_window: bool) -> None:
+        if not in_window:
+            return
+        if isinstance(ack, dict) and ack.get("ok") is True:
+            self.report.acked_ok += 1
+        else:
+            self.report.acked_error += 1
+            code = ack.get("error", {}).get("code", "?") if isinstance(ack, dict) else repr(ack)
+            self.report.error_codes[str(code)] += 1
+
+    async def connect_all(self) -> None:
+        limit = asyncio.Semaphore(CONNECT_CONCURRENCY)
+
+        async def one(player: Player) -> None:
+            async with limit:
+                try:
+                    client = await connect(
+                        "127.0.0.1", self.opts.port, auth=player.seat.auth,
+                        on_event=self.on_event, path=self.target.path,
+                        deflate=self.opts.client_deflate,
+                    )
+                except (OSError, TimeoutError, HandshakeError) as exc:
+                    self.report.connect_failures += 1
+                    self.report.error_codes[f"connect:{type(exc).__name__}:{exc}"[:80]] += 1
+                    return
+                client.state = player
+                player.client = client
+                self.report.connected += 1
+
+        await asyncio.gather(*(one(p) for p in self.players))
+
+    async def sit_all(self) -> None:
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        waiting = [p for p in self.players if p.client is not None]
+        left = len(waiting)
+
+        def seated(ack: Any) -> None:
+            nonlocal left
+            left -= 1
+            if isinstance(ack, dict) and ack.get("ok") is True:
+                self.report.seated += 1
+            else:
+                code = ack.get("error", {}).get("code", "?") if isinstance(ack, dict) else "?"
+                self.report.error_codes[f"sit:{code}"] += 1
+            if left == 0 and not done.done():
+                done.set_result(None)
+
+        for p in sorted(waiting, key=lambda p: p.seat.order):
+            assert p.client is not None
+            event, data = self.target.sit(p.seat)
+            p.client.emit(event, data, seated)
+            await asyncio.sleep(0)
+        if left:
+            await asyncio.wait_for(done, PHASE_TIMEOUT)
+
+    def start(self) -> None:
+        """Start acting: the turns already waiting go after a random part of one pace."""
+        now = time.perf_counter()
+        self.window = (now + self.opts.warmup, now + self.opts.warmup + self.opts.duration)
+        self.running = True
+        for player, turn in self.pending.values():
+            spread = self.rng.uniform(0, self.opts.pace) if self.opts.mode == "pace" else 0.0
+            self._schedule(player, turn, spread)
+        self.pending.clear()
+
+    def close(self) -> None:
+        self.report.unacked = sum(p.client.pending_acks for p in self.players if p.client)
+        for p in self.players:
+            if p.client is not None:
+                p.client.close()
+
+
+async def _worker_main(opts: Options, seats: list[PlayerSeat], pipe: Connection) -> None:
+    loop = asyncio.get_running_loop()
+    target = TARGETS[opts.target]()
+    gen = Generator(opts, target, seats)
+    gen.loop = loop
+    await gen.connect_all()
+    if not opts.idle:
+        await gen.sit_all()
+    pipe.send(("ready", gen.report.connected))
+    if not await loop.run_in_executor(None, pipe.poll, PHASE_TIMEOUT):
+        gen.close()
+        return
+    pipe.recv()  # "go"
+    gen.start()
+    await asyncio.sleep(opts.warmup + opts.duration + DRAIN_SECONDS)
+    gen.running = False
+    gen.close()
+    usage = os.times()
+    gen.report.cpu_seconds = usage.user + usage.system
+    pipe.send(("report", asdict(gen.report)))
+    await asyncio.sleep(0.2)
+
+
+def _worker(opts: Options, seats: list[PlayerSeat], pipe: Connection) -> None:
+    try:
+        import uvloop
+
+        uvloop.run(_worker_main(opts, seats, pipe))
+    except ImportError:
+        asyncio.run(_worker_main(opts, seats, pipe))
+
+
+# ---- the server process ---------------------------------------------------------
+
+
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of a process, in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def rss_kib(pid: int) -> int:
+    """Resident set size of a process, in KiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def load_average() -> str:
+    """The 1, 5 and 15 minute load averages."""
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def wait_for_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
+    """Block until something listens on 127.0.0.1:port (or the server died)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode}")
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"server did not listen on port {port} within {timeout} s")
+
+
+# ---- one run ---------------------------------------------------------------------
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (nearest rank) of ``values``; 0.0 when empty."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
+
+
+def run(opts: Options, *, log: Callable[[str], None] = print) -> dict[str, Any]:
+    """Start the server, run the load, stop everything; the measured numbers."""
+    target = TARGETS[opts.target]()
+    workdir = Path(os.environ.get("LOAD_WORKDIR", "/tmp")) / f"holdem-load-{os.getpid()}"
+    workdir.mkdir(parents=True, exist_ok=True)
+    server = target.start_server(opts.port, gc_threshold=opts.gc_threshold,
+                                 deflate=opts.server_deflate, workdir=workdir)
+    try:
+        wait_for_port(opts.port, server)
+        time.sleep(0.5)
+        seats = target.prepare(opts.port, opts.clients, workdir=workdir)
+        time.sleep(0.5)
+        return _measure(opts, server.pid, seats, log)
+    finally:
+        server.terminate()
+        try:
+            server.wait(15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait(5)
+
+
+def _measure(opts: Options, pid: int, seats: list[PlayerSeat],
+             log: Callable[[str], None]) -> dict[str, Any]:
+    rss_before = rss_kib(pid)
+    ctx = mp.get_context("fork")
+    pipes, procs = [], []
+    for k in range(opts.procs):
+        # Whole tables per process, so a table's latency is timed in one clock.
+        mine = [s for s in seats if s.table_index % opts.procs == k]
+        parent, child = ctx.Pipe()
+        proc = ctx.Process(target=_worker, args=(opts, mine, child), daemon=True)
+        proc.start()
+        pipes.append(parent)
+        procs.append(proc)
+    try:
+        connected = 0
+        for pipe in pipes:
+            if not pipe.poll(PHASE_TIMEOUT):
+                raise RuntimeError("a generator did not connect its players in time")
+            connected += pipe.recv()[1]
+        time.sleep(1.0)
+        rss_connected = rss_kib(pid)
+        log(f"  {connected} players connected; server RSS {rss_connected / 1024:.0f} MiB")
+        load_before = load_average()
+        for pipe in pipes:
+            pipe.send("go")
+        time.sleep(opts.warmup)
+        cpu0 = cpu_seconds(pid)
+        time.sleep(opts.duration)
+        cpu1 = cpu_seconds(pid)
+        rss_busy = rss_kib(pid)
+        reports = []
+        for pipe in pipes:
+            if not pipe.poll(DRAIN_SECONDS + 30):
+                raise RuntimeError("a generator did not report in time")
+            reports.append(pipe.recv()[1])
+        load_after = load_average()
+    finally:
+        for proc in procs:
+            proc.join(5)
+            if proc.is_alive():
+                proc.kill()
+    return _summary(opts, reports, connected=connected, rss=(rss_before, rss_connected, rss_busy),
+                    cpu=cpu1 - cpu0, loads=(load_before, load_after))
+
+
+def _summary(opts: Options, reports: list[dict[str, Any]], *, connected: int,
+             rss: tuple[int, int, int], cpu: float, loads: tuple[str, str]) -> dict[str, Any]:
+    latencies = [x for r in reports for x in r["latencies_ms"]]
+    codes: Counter[str] = Counter()
+    for r in reports:
+        codes.update(r["error_codes"])
+    total = {k: sum(r[k] for r in reports)
+             for k in ("sent", "acked_ok", "acked_error", "unacked", "connect_failures", "seated")}
+    before, after_connect, busy = rss
+    return {
+        "target": opts.target, "mode": "idle" if opts.idle else opts.mode,
+        "clients": opts.clients, "connected": connected, **total,
+        "error_codes": dict(codes),
+        "actions_per_s": round(total["sent"] / opts.duration, 1),
+        "latency_ms": {f"p{q}": round(percentile(latencies, q), 2) for q in (50, 95, 99)}
+        | {"max": round(max(latencies, default=0.0), 2), "samples": len(latencies)},
+        "server_cpu_pct": round(100 * cpu / opts.duration, 1),
+        "server_rss_mib": round(busy / 1024, 1),
+        "kib_per_player": round((after_connect - before) / max(1, connected), 1),
+        "generator_cpu_s": round(sum(r["cpu_seconds"] for r in reports), 1),
+        "gc_threshold": opts.gc_threshold or "default",
+        "server_deflate": opts.server_deflate, "client_deflate": opts.client_deflate,
+        "load_average": f"{loads[0]} -> {loads[1]}",
+    }
+
+
+def describe(result: dict[str, Any]) -> str:
+    """One readable line for a result."""
+    lat = result["latency_ms"]
+    return (
+        f"{result['target']:6} {result['mode']:4} {result['connected']:5} players  "
+        f"{result['actions_per_s']:7.1f} act/s  p50 {lat['p50']:7.2f}  p95 {lat['p95']:7.2f}  "
+        f"p99 {lat['p99']:7.2f}  max {lat['max']:7.1f} ms  cpu {result['server_cpu_pct']:5.1f}%  "
+        f"{result['kib_per_player']:6.1f} KiB/player  acks {result['acked_ok']}/{result['sent']} "
+        f"err {result['acked_error']} unacked {result['unacked']} "
+        f"connect-fail {result['connect_failures']}  gc {result['gc_threshold']}  "
+        f"deflate {'on' if result['server_deflate'] and result['client_deflate'] else 'off'}  "
+        f"load {result['load_average']}"
+    )
+
+
+def ratio(bare: dict[str, Any], holdem: dict[str, Any]) -> str:
+    """holdem-server's numbers relative to the bare baseline's."""
+    def part(a: float, b: float) -> str:
+        return f"{a / b:.2f}" if b else "n/a"
+
+    return (
+        f"holdem / bare: actions/s {part(holdem['actions_per_s'], bare['actions_per_s'])}, "
+        f"p99 {part(holdem['latency_ms']['p99'], bare['latency_ms']['p99'])}x, "
+        f"KiB per player {part(holdem['kib_per_player'], bare['kib_per_player'])}x"
+    )
+
+
+def environment() -> dict[str, str]:
+    """Machine and library versions for the results file."""
+    return {
+        "python": platform.python_version(), "machine": platform.machine(),
+        "cpus": str(os.cpu_count()), "kernel": platform.release(),
+        **{name: version(name) for name in ("uvicorn", "python-socketio", "python-engineio",
+                                             "websockets", "uvloop")},
+    }
+
+
+def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[Options]]:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--target", choices=sorted(TARGETS), default="bare")
+    p.add_argument("--compare", action="store_true", help="run bare, then holdem")
+    p.add_argument("--clients", type=int, default=600)
+    p.add_argument("--mode", choices=["pace", "fast"], default="pace")
+    p.add_argument("--idle", action="store_true", help="connect only: memory per connection")
+    p.add_argument("--pace", type=float, default=3.0, help="seconds per action per table")
+    p.add_argument("--warmup", type=float, default=5.0)
+    p.add_argument("--duration", type=float, default=20.0)
+    p.add_argument("--procs", type=int, default=1, help="generator processes")
+    p.add_argument("--port", type=int, default=8765)
+    p.add_argument("--gc-threshold", default="", help="e.g. 50000,20,100 (default: Python's)")
+    p.add_argument("--no-deflate", action="store_true",
+                   help="server without per-message deflate")
+    p.add_argument("--client-no-deflate", action="store_true",
+                   help="clients do not offer per-message deflate (browsers do)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--json", action="store_true", help="print each result as a JSON line")
+    args = p.parse_args(argv)
+    if args.clients > 5000 or args.duration > 300:
+        p.error("bounded runs only: at most 5,000 clients and 300 s")
+    targets = ["bare", "holdem"] if args.compare else [args.target]
+    runs = [
+        Options(target=t, clients=args.clients, mode=args.mode, pace=args.pace,
+                warmup=0.0 if args.idle else args.warmup, duration=args.duration,
+                procs=args.procs, port=args.port, gc_threshold=args.gc_threshold,
+                server_deflate=not args.no_deflate, client_deflate=not args.client_no_deflate,
+                idle=args.idle, seed=args.seed)
+        for t in targets
+    ]
+    return args, runs
+
+
+def main(argv: list[str] | None = None) -> int:
+    args, runs = parse_args(argv)
+    print(json.dumps(environment()), flush=True)
+    results = []
+    for opts in runs:
+        print(f"{opts.target}: {opts.clients} clients, {'idle' if opts.idle else opts.mode}",
+              flush=True)
+        result = run(opts, log=lambda line: print(line, flush=True))
+        results.append(result)
+        print(json.dumps(result) if args.json else describe(result), flush=True)
+    if len(results) == 2:
+        print(ratio(*results), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,52 @@
+"""A bounded run of bench/load.py: every action acked, nothing refused, nobody dropped.
+
+Correctness only; the numbers belong in bench/RESULTS.md, not in assertions.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def run_load(*args: str) -> dict[str, Any]:
+    command = [sys.executable, str(ROOT / "bench" / "load.py"), "--json",
+               "--port", str(free_port()), *args]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def assert_clean(result: dict[str, Any], players: int) -> None:
+    assert result["connected"] == players
+    assert result["connect_failures"] == 0
+    assert result["seated"] == players
+    assert result["sent"] > 0
+    assert result["acked_ok"] == result["sent"], result["error_codes"]
+    assert result["acked_error"] == 0 and result["unacked"] == 0
+    assert result["error_codes"] == {}
+    assert result["latency_ms"]["samples"] > 0
+
+
+def test_bare_baseline_acks_every_action_of_twenty_four_players():
+    result = run_load("--target", "bare", "--clients", "24", "--mode", "fast",
+                      "--warmup", "0.5", "--duration", "2")
+    assert_clean(result, 24)
+
+
+def test_bare_baseline_at_table_pace_over_two_generator_processes():
+    result = run_load("--target", "bare", "--clients", "24", "--mode", "pace", "--pace", "0.2",
+                      "--procs", "2", "--warmup", "0.5", "--duration", "2", "--no-deflate")
+    assert_clean(result, 24)
