@@ -6,6 +6,8 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -199,6 +201,66 @@ def _add_poker_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     ou.set_defaults(func=cmd_outs)
 
 
+def _phh_files(paths: Sequence[str]) -> Iterator[Path]:
+    """The files named, and every ``.phh`` file under the folders named."""
+    for name in paths:
+        path = Path(name)
+        if path.is_dir():
+            yield from sorted(f for f in path.rglob("*.phh") if f.is_file())
+        else:
+            yield path
+
+
+def _replay_report(path: Path) -> dict[str, Any]:
+    """Replay one PHH file; a file that cannot be replayed is reported, never raised."""
+    from app.errors import HoldemError
+    from app.poker.phh import replay
+
+    report: dict[str, Any] = {"file": str(path), "ok": False, "finishing_stacks": None,
+                              "expected": None, "match": None, "error": None}
+    try:
+        result = replay(path.read_text(encoding="utf-8"))
+    except HoldemError as exc:
+        report["error"] = exc.message
+    except (OSError, UnicodeDecodeError) as exc:
+        report["error"] = f"cannot read the file: {exc}"
+    except Exception as exc:  # a bug in one file must not stop the others
+        report["error"] = f"internal error: {type(exc).__name__}: {exc}"
+    else:
+        report.update(ok=True, finishing_stacks=result.finishing_stacks,
+                      expected=result.expected, match=result.match)
+    return report
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay PHH hand histories through the engine; exit 1 if any fails or differs."""
+    total = failed = differ = 0
+    for path in _phh_files(args.paths):
+        report = _replay_report(path)
+        total += 1
+        failed += not report["ok"]
+        differ += report["match"] is False
+        if args.json:
+            print(json.dumps(report), flush=True)
+        elif not report["ok"]:
+            print(f"FAIL  {path}: {report['error']}")
+        elif report["match"] is False:
+            print(f"DIFF  {path}: {report['finishing_stacks']} != {report['expected']}")
+        else:
+            print(f"ok    {path}: {report['finishing_stacks']}")
+    if not args.json:
+        print(f"{total} files: {total - failed} replayed, {differ} differ, {failed} failed")
+    return 1 if failed or differ else 0
+
+
+def _add_replay_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The ``replay`` subcommand."""
+    rp = sub.add_parser("replay", help="replay PHH hand histories through the engine")
+    rp.add_argument("--json", action="store_true", help="one JSON object per file")
+    rp.add_argument("paths", nargs="+", metavar="PATH", help=".phh files or folders (recursive)")
+    rp.set_defaults(func=cmd_replay)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="holdem", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -209,6 +271,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(func=cmd_serve)
     _add_poker_commands(sub)
     _add_account_commands(sub)
+    _add_replay_command(sub)
     return parser
 
 

@@ -1,0 +1,302 @@
+"""Hand histories in PHH, the open Poker Hand History format (as read by pokerkit).
+
+:func:`to_phh` writes a hand as PHH text (variant ``NT``); :func:`replay`
+parses No-Limit Texas Hold'em PHH text and plays it through the engine with a
+deck stacked from the cards the history shows.
+
+Players ``p1`` to ``pN`` are the seats in order from the left of the button,
+so the button is ``pN`` (heads-up ``p1`` is the big blind and ``p2`` the
+button). ``antes`` and ``blinds_or_straddles`` are listed by that position:
+index 0 is the small blind, index 1 the big blind, as pokerkit reads them.
+
+>>> from random import Random
+>>> from app.poker.cards import Deck
+>>> from app.poker.engine import Hand
+>>> from app.poker.state import Stakes
+>>> hand, _ = Hand.start({0: 500, 1: 500}, button=0, stakes=Stakes(5, 10), deck=Deck(rng=Random(2)))
+>>> _ = hand.fold(0)
+>>> replay(to_phh(hand)).finishing_stacks
+[505, 495]
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from app.errors import HoldemError
+from app.poker.cards import FULL_DECK, Card, Deck, parse_cards
+from app.poker.engine import Hand
+from app.poker.errors import InvalidHandHistory
+from app.poker.events import (
+    ActionKind,
+    BoardDealt,
+    HandMucked,
+    HandShown,
+    HoleCardsDealt,
+    PlayerActed,
+)
+from app.poker.state import Phase, Stakes
+
+_ACTION_CODES = {
+    ActionKind.FOLD: "f", ActionKind.CHECK: "cc", ActionKind.CALL: "cc",
+    ActionKind.BET: "cbr", ActionKind.RAISE: "cbr",
+}
+
+
+# ---- export ----------------------------------------------------------------
+
+
+def to_phh(
+    hand: Hand, *, players: Sequence[str] | None = None, fields: Mapping[str, Any] | None = None
+) -> str:
+    """The hand as PHH text; ``finishing_stacks`` is written once the hand is complete.
+
+    ``players`` names ``p1``..``pN``; ``fields`` adds optional PHH fields
+    (``event``, ``table``, ``hand``, ...). ``seats`` gives the table seat
+    numbers, counted from 1.
+    """
+    n = len(hand.seats)
+    st = hand.stakes
+    antes = [0] * n
+    if st.big_blind_ante:
+        antes[1] = st.ante
+    elif st.ante:
+        antes = [st.ante] * n
+    out: dict[str, Any] = {
+        "variant": "NT",
+        "ante_trimming_status": not st.big_blind_ante,
+        "antes": antes,
+        "blinds_or_straddles": [st.small_blind, st.big_blind] + [0] * (n - 2),
+        "min_bet": st.big_blind,
+        "starting_stacks": [s.starting_stack for s in hand.seats],
+        "actions": _actions(hand),
+        "seats": [s.number + 1 for s in hand.seats],
+    }
+    if players is not None:
+        out["players"] = list(players)
+    if hand.is_complete:
+        out["finishing_stacks"] = [s.stack for s in hand.seats]
+    out.update(fields or {})
+    return "".join(f"{key} = {_toml(value)}\n" for key, value in out.items())
+
+
+def _actions(hand: Hand) -> list[str]:
+    p = {s.number: f"p{i + 1}" for i, s in enumerate(hand.seats)}
+    lines = []
+    for e in hand.history:
+        if isinstance(e, HoleCardsDealt):
+            lines.append(f"d dh {p[e.seat]} {''.join(map(str, e.cards))}")
+        elif isinstance(e, BoardDealt):
+            lines.append(f"d db {''.join(map(str, e.cards))}")
+        elif isinstance(e, PlayerActed):
+            code = _ACTION_CODES[e.action]
+            amount = f" {e.total}" if code == "cbr" else ""
+            lines.append(f"{p[e.seat]} {code}{amount}")
+        elif isinstance(e, HandShown):
+            lines.append(f"{p[e.seat]} sm {''.join(map(str, e.cards))}")
+        elif isinstance(e, HandMucked):
+            lines.append(f"{p[e.seat]} sm")
+    return lines
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, list):
+        if value and all(isinstance(v, str) for v in value) and len(value) > 4:
+            return "[\n" + "".join(f"  {_toml(v)},\n" for v in value) + "]"
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    return str(value)
+
+
+# ---- parse and replay --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Replay:
+    """The hand a PHH history replayed into, its finishing stacks and the recorded ones."""
+
+    hand: Hand
+    finishing_stacks: list[int]
+    expected: list[int | float] | None
+
+    @property
+    def match(self) -> bool | None:
+        """Whether the stacks equal the history's ``finishing_stacks`` (None if absent)."""
+        return None if self.expected is None else self.finishing_stacks == self.expected
+
+
+def replay(text: str) -> Replay:
+    """Parse NLHE PHH text and play it through the engine.
+
+    Raises :class:`InvalidHandHistory` with the reason when the text is not
+    TOML, is another variant, uses a feature the engine does not play
+    (straddles, uneven antes, a minimum bet other than the big blind) or an
+    action the rules refuse.
+    """
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidHandHistory(f"not valid PHH (TOML): {exc}") from None
+    stakes, stacks = _table(data)
+    actions = [_words(a) for a in _list(data, "actions", str)]
+    deck = _deck(actions, len(stacks))
+    n = len(stacks)
+    try:
+        hand, _ = Hand.start(dict(enumerate(stacks)), button=n - 1, stakes=stakes, deck=deck)
+    except HoldemError as exc:
+        raise InvalidHandHistory(f"cannot start the hand: {exc.message}") from None
+    _play(hand, actions)
+    expected = data.get("finishing_stacks")
+    if expected is not None:
+        expected = [int(v) if float(v).is_integer() else v for v in _list(data, "finishing_stacks")]
+    return Replay(hand, [s.stack for s in hand.seats], expected)
+
+
+def _table(data: dict[str, Any]) -> tuple[Stakes, list[int]]:
+    variant = data.get("variant")
+    if variant != "NT":
+        raise InvalidHandHistory(
+            f"expected variant 'NT' (No-Limit Texas Hold'em), got {variant!r}", variant=variant
+        )
+    stacks = [_chips(v, "starting_stacks") for v in _list(data, "starting_stacks")]
+    n = len(stacks)
+    if not 2 <= n <= 10 or min(stacks) <= 0:
+        raise InvalidHandHistory(f"expected 2 to 10 positive starting stacks, got {stacks}")
+    blinds = _per_player(data, "blinds_or_straddles", n)
+    antes = _per_player(data, "antes", n)
+    if any(blinds[2:]) or blinds[1] <= 0 or not 0 <= blinds[0] <= blinds[1]:
+        raise InvalidHandHistory(f"expected a small and a big blind only, got {blinds}")
+    min_bet = data.get("min_bet")
+    if min_bet is None or _chips(min_bet, "min_bet") != blinds[1]:
+        raise InvalidHandHistory(f"expected min_bet equal to the big blind, got {min_bet!r}")
+    if not any(antes):
+        return Stakes(blinds[0], blinds[1]), stacks
+    if len(set(antes)) == 1:
+        return Stakes(blinds[0], blinds[1], antes[0]), stacks
+    if not any(antes[:1] + antes[2:]):
+        return Stakes(blinds[0], blinds[1], antes[1], big_blind_ante=True), stacks
+    raise InvalidHandHistory(f"expected equal antes or a big-blind ante, got {antes}")
+
+
+def _list(data: dict[str, Any], key: str, kind: type = object) -> list[Any]:
+    value = data.get(key)
+    if not isinstance(value, list) or not all(isinstance(v, kind) for v in value):
+        raise InvalidHandHistory(f"expected {key} to be a list, got {value!r}")
+    return value
+
+
+def _per_player(data: dict[str, Any], key: str, n: int) -> list[int]:
+    value = data.get(key, 0)
+    values = [value] * n if isinstance(value, int | float) else _list(data, key)
+    if len(values) != n:
+        raise InvalidHandHistory(f"expected {n} {key}, got {len(values)}")
+    return [_chips(v, key) for v in values]
+
+
+def _chips(value: Any, key: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+        raise InvalidHandHistory(f"expected whole chips in {key}, got {value!r}")
+    return int(value)
+
+
+def _words(action: str) -> list[str]:
+    return action.split("#", 1)[0].split()
+
+
+def _deck(actions: list[list[str]], n: int) -> Deck:
+    """A deck stacked so the engine deals exactly the cards the history shows."""
+    holes: list[list[Card | None]] = [[None, None] for _ in range(n)]
+    board: list[Card] = []
+    for words in actions:
+        match words:
+            case ["d", "dh", player, cards]:
+                holes[_player(player, n)] = _cards(cards, 2)
+            case ["d", "db", cards]:
+                board += [c for c in _cards(cards, None) if c is not None]
+            case [player, "sm", cards] if cards != "-":
+                seen = _cards(cards, 2)
+                hole = holes[_player(player, n)]
+                holes[_player(player, n)] = [h or s for h, s in zip(hole, seen, strict=True)]
+    known = {c for hole in holes for c in hole if c is not None} | set(board)
+    if len(known) != sum(c is not None for hole in holes for c in hole) + len(board):
+        raise InvalidHandHistory("the same card is dealt twice")
+    spare = iter([c for c in FULL_DECK if c not in known])
+    filled = [[c if c is not None else next(spare) for c in hole] for hole in holes]
+    board = board[:5] + [next(spare) for _ in range(5 - len(board[:5]))]
+    order = [h[0] for h in filled] + [h[1] for h in filled]
+    for street in (board[:3], board[3:4], board[4:5]):
+        order += [next(spare), *street]
+    return Deck(order + list(spare))
+
+
+def _player(label: str, n: int) -> int:
+    if label[:1] != "p" or not label[1:].isdigit() or not 1 <= int(label[1:]) <= n:
+        raise InvalidHandHistory(f"expected a player p1 to p{n}, got {label!r}")
+    return int(label[1:]) - 1
+
+
+def _cards(text: str, count: int | None) -> list[Card | None]:
+    tokens = [text[i : i + 2] for i in range(0, len(text), 2)]
+    if count is not None and len(tokens) != count:
+        raise InvalidHandHistory(f"expected {count} cards, got {text!r}")
+    try:
+        return [None if t == "??" else parse_cards(t)[0] for t in tokens]
+    except HoldemError as exc:
+        raise InvalidHandHistory(f"bad cards {text!r}: {exc.message}") from None
+
+
+def _play(hand: Hand, actions: list[list[str]]) -> None:
+    n = len(hand.seats)
+    shows: dict[int, bool] = {}
+    for number, words in enumerate(actions, 1):
+        if not words or words[0] == "d":
+            continue
+        seat = _player(words[0], n)
+        line = " ".join(words)
+        try:
+            if words[1:2] == ["sm"]:
+                shows[seat] = len(words) > 2
+            else:
+                _bet(hand, seat, words)
+            _resolve_showdown(hand, shows, final=False)
+        except HoldemError as exc:
+            raise InvalidHandHistory(f"action {number} {line!r}: {exc.message}") from None
+    _resolve_showdown(hand, shows, final=True)
+    if not hand.is_complete:
+        raise InvalidHandHistory(
+            f"the history ends before the hand does (p{(hand.actor or 0) + 1} to act)"
+        )
+
+
+def _bet(hand: Hand, seat: int, words: list[str]) -> None:
+    if hand.actor != seat and words[1:] == ["cc"] and _nothing_to_call(hand, seat):
+        return  # a check pokerkit asks for where our engine has no decision to make
+    match words[1:]:
+        case ["f"]:
+            hand.fold(seat)
+        case ["cc"]:
+            (hand.check if hand.can_check(seat) else hand.call)(seat)
+        case ["cbr", amount] if amount.isdigit():
+            (hand.bet if hand.level == 0 else hand.raise_to)(seat, int(amount))
+        case _:
+            raise InvalidHandHistory(f"expected an action f, cc, cbr AMOUNT or sm, got {words!r}")
+
+
+def _nothing_to_call(hand: Hand, number: int) -> bool:
+    seat = hand.seat(number)
+    return seat.status.contending and all(seat.bet >= o.bet for o in hand.seats)
+
+
+def _resolve_showdown(hand: Hand, shows: dict[int, bool], *, final: bool) -> None:
+    while hand.phase is Phase.SHOWDOWN and hand.actor is not None:
+        choice = shows.get(hand.actor)
+        if choice is None and not final:
+            return
+        (hand.show if choice else hand.muck)(hand.actor)
