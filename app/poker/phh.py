@@ -25,12 +25,14 @@ import json
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any
 
 from app.errors import HoldemError
 from app.poker.cards import FULL_DECK, Card, Deck, parse_cards
 from app.poker.engine import Hand
 from app.poker.errors import InvalidHandHistory
+from app.poker.evaluator import rank
 from app.poker.events import (
     ActionKind,
     BoardDealt,
@@ -81,7 +83,10 @@ def to_phh(
     if hand.is_complete:
         out["finishing_stacks"] = [s.stack for s in hand.seats]
     out.update(fields or {})
-    return "".join(f"{key} = {_toml(value)}\n" for key, value in out.items())
+    lines = [f"{key} = {_toml(value)}\n" for key, value in out.items() if key != "actions"]
+    actions = "".join(f"  {_toml(a)},\n" for a in out["actions"])
+    lines.insert(6, f"actions = [\n{actions}]\n")
+    return "".join(lines)
 
 
 def _actions(hand: Hand) -> list[str]:
@@ -109,8 +114,6 @@ def _toml(value: Any) -> str:
     if isinstance(value, str):
         return json.dumps(value)
     if isinstance(value, list):
-        if value and all(isinstance(v, str) for v in value) and len(value) > 4:
-            return "[\n" + "".join(f"  {_toml(v)},\n" for v in value) + "]"
         return "[" + ", ".join(_toml(v) for v in value) + "]"
     return str(value)
 
@@ -211,9 +214,15 @@ def _words(action: str) -> list[str]:
 
 
 def _deck(actions: list[list[str]], n: int) -> Deck:
-    """A deck stacked so the engine deals exactly the cards the history shows."""
+    """A deck stacked so the engine deals exactly the cards the history shows.
+
+    Unknown hole cards (``????``) of a seat that does not fold are filled with
+    the weakest spare cards on the recorded board, so that a hand the history
+    mucks unseen loses, as it did at the table.
+    """
     holes: list[list[Card | None]] = [[None, None] for _ in range(n)]
     board: list[Card] = []
+    folded: set[int] = set()
     for words in actions:
         match words:
             case ["d", "dh", player, cards]:
@@ -221,19 +230,39 @@ def _deck(actions: list[list[str]], n: int) -> Deck:
             case ["d", "db", cards]:
                 board += [c for c in _cards(cards, None) if c is not None]
             case [player, "sm", cards] if cards != "-":
-                seen = _cards(cards, 2)
                 hole = holes[_player(player, n)]
-                holes[_player(player, n)] = [h or s for h, s in zip(hole, seen, strict=True)]
-    known = {c for hole in holes for c in hole if c is not None} | set(board)
-    if len(known) != sum(c is not None for hole in holes for c in hole) + len(board):
+                seen = _cards(cards, 2)
+                hole[:] = [h if h is not None else c for h, c in zip(hole, seen, strict=True)]
+            case [player, "f"]:
+                folded.add(_player(player, n))
+    known = [c for hole in holes for c in hole if c is not None] + board
+    if len(set(known)) != len(known):
         raise InvalidHandHistory("the same card is dealt twice")
-    spare = iter([c for c in FULL_DECK if c not in known])
-    filled = [[c if c is not None else next(spare) for c in hole] for hole in holes]
-    board = board[:5] + [next(spare) for _ in range(5 - len(board[:5]))]
+    spare = [c for c in FULL_DECK if c not in set(known)]
+    board = board[:5]
+    filled = []
+    for p, hole in enumerate(holes):
+        on_board = board if len(board) == 5 and p not in folded else None
+        filled.append(_fill(hole, spare, on_board))
+    board += [spare.pop(0) for _ in range(5 - len(board))]
     order = [h[0] for h in filled] + [h[1] for h in filled]
     for street in (board[:3], board[3:4], board[4:5]):
-        order += [next(spare), *street]
-    return Deck(order + list(spare))
+        order += [spare.pop(0), *street]
+    return Deck(order + spare)
+
+
+def _fill(hole: list[Card | None], spare: list[Card], board: list[Card] | None) -> list[Card]:
+    """``hole`` with its unknown cards taken from ``spare`` (weakest on ``board`` if given)."""
+    known = [c for c in hole if c is not None]
+    need = 2 - len(known)
+    if not need:
+        return known
+    picks = list(spare[:need])
+    if board is not None:
+        picks = list(min(combinations(spare, need), key=lambda cs: rank([*known, *cs, *board])))
+    for c in picks:
+        spare.remove(c)
+    return [c if c is not None else picks.pop(0) for c in hole]
 
 
 def _player(label: str, n: int) -> int:
@@ -276,8 +305,11 @@ def _play(hand: Hand, actions: list[list[str]]) -> None:
 
 
 def _bet(hand: Hand, seat: int, words: list[str]) -> None:
-    if hand.actor != seat and words[1:] == ["cc"] and _nothing_to_call(hand, seat):
-        return  # a check pokerkit asks for where our engine has no decision to make
+    if hand.actor != seat:
+        if words[1:] == ["cc"] and _nothing_to_call(hand, seat):
+            return  # a check pokerkit asks for where our engine has no decision to make
+        expected = "nobody" if hand.actor is None else f"p{hand.actor + 1}"
+        raise InvalidHandHistory(f"expected {expected} to act, got p{seat + 1}")
     match words[1:]:
         case ["f"]:
             hand.fold(seat)
@@ -289,9 +321,11 @@ def _bet(hand: Hand, seat: int, words: list[str]) -> None:
             raise InvalidHandHistory(f"expected an action f, cc, cbr AMOUNT or sm, got {words!r}")
 
 
-def _nothing_to_call(hand: Hand, number: int) -> bool:
-    seat = hand.seat(number)
-    return seat.status.contending and all(seat.bet >= o.bet for o in hand.seats)
+def _nothing_to_call(hand: Hand, position: int) -> bool:
+    """No decision pending for the seat and nothing for it to call."""
+    seat = hand.seats[position]
+    pending = position in hand.to_act and hand.phase is not Phase.SHOWDOWN
+    return seat.status.contending and not pending and all(seat.bet >= o.bet for o in hand.seats)
 
 
 def _resolve_showdown(hand: Hand, shows: dict[int, bool], *, final: bool) -> None:

@@ -19,6 +19,7 @@ from app.poker.events import (
     ActionKind,
     BoardDealt,
     PlayerActed,
+    PotAwarded,
 )
 
 AUTOMATIONS = (
@@ -119,3 +120,14 @@ def _act(state: State, pos: int, event: PlayerActed) -> None:
             state.complete_bet_or_raise_to(event.total)
         except ValueError as exc:
             raise Divergence(f"pokerkit refuses {event}: {exc}") from exc
+
+
+def pokerkit_shares(hand: Hand) -> list[int]:
+    """Our final stacks with every split pot's odd chips given as pokerkit does."""
+    position = {s.number: i for i, s in enumerate(hand.seats)}
+    stacks = [s.stack for s in hand.seats]
+    for award in (e for e in hand.history if isinstance(e, PotAwarded)):
+        share, odd = divmod(award.amount, len(award.seats))
+        for k, (seat, ours) in enumerate(zip(award.seats, award.amounts, strict=True)):
+            stacks[position[seat]] += share + (odd if k == 0 else 0) - ours
+    return stacks

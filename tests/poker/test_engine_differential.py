@@ -26,22 +26,11 @@ from hypothesis import strategies as st
 from app.poker.engine import Hand
 from app.poker.events import PotAwarded
 from app.poker.state import SeatStatus
-from tests.poker.pokerkit_oracle import big_blind_is_short, replay
+from tests.poker.pokerkit_oracle import big_blind_is_short, pokerkit_shares, replay
 from tests.poker.random_hands import play, reference_stacks, setups
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SLOW = settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def pokerkit_shares(hand: Hand) -> list[int]:
-    """Our final stacks with every split pot's odd chips given as pokerkit does."""
-    position = {s.number: i for i, s in enumerate(hand.seats)}
-    stacks = [s.stack for s in hand.seats]
-    for award in (e for e in hand.history if isinstance(e, PotAwarded)):
-        share, odd = divmod(award.amount, len(award.seats))
-        for k, (seat, ours) in enumerate(zip(award.seats, award.amounts, strict=True)):
-            stacks[position[seat]] += share + (odd if k == 0 else 0) - ours
-    return stacks
 
 
 def full_big_blind_is_called(first_actor_view):
