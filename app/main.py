@@ -24,6 +24,7 @@ from app.admin.router import router as admin_router
 from app.config import Settings, get_settings
 from app.db.engine import Database
 from app.errors import HoldemError
+from app.realtime.server import install as install_realtime
 from app.web.router import mount_web
 
 log = logging.getLogger(__name__)
@@ -137,7 +138,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await realtime.start()
         yield
+        await realtime.stop()
         await mailer.close()
         await database.dispose()
 
@@ -147,6 +150,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.mailer = mailer
     app.state.rate_limiter = RateLimiter(enabled=settings.rate_limits_enabled)
     app.state.account_hooks = AccountHooks()
+    realtime = install_realtime(app, settings, database, limiter=app.state.rate_limiter,
+                                hooks=app.state.account_hooks)
+    app.state.realtime = realtime
     install_error_handlers(app)
 
     @app.get("/health", tags=["meta"])

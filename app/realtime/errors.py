@@ -1,0 +1,115 @@
+"""Errors of table play a client can act on, each with a stable code (sent in socket acks)."""
+
+from __future__ import annotations
+
+from app.errors import HoldemError
+
+
+class InvalidPayload(HoldemError):
+    """The payload is not what the event expects (details: ``problems``)."""
+
+    code = "invalid_payload"
+    status = 422
+
+
+class LoginRequired(HoldemError):
+    """Anonymous connections may only watch the lobby."""
+
+    code = "not_authenticated"
+    status = 401
+
+
+class TableNotFound(HoldemError):
+    """No open table has this id."""
+
+    code = "table_not_found"
+    status = 404
+
+
+class InviteRequired(HoldemError):
+    """A private table needs its invite code."""
+
+    code = "invite_required"
+    status = 403
+
+
+class SeatTaken(HoldemError):
+    """Somebody already sits there (or the seat is offered to a waiting player)."""
+
+    code = "seat_taken"
+    status = 409
+
+
+class NoSuchSeat(HoldemError):
+    """The table has no seat with this number."""
+
+    code = "no_such_seat"
+
+
+class AlreadySeated(HoldemError):
+    """You already have a seat at this table."""
+
+    code = "already_seated"
+    status = 409
+
+
+class NotSeated(HoldemError):
+    """You have no seat at this table."""
+
+    code = "not_seated"
+    status = 409
+
+
+class InvalidBuyIn(HoldemError):
+    """The buy-in or top-up is outside the table's limits (details: ``min``, ``max``)."""
+
+    code = "invalid_buy_in"
+
+
+class HandInProgress(HoldemError):
+    """Only between hands (a top-up while you are in a hand)."""
+
+    code = "hand_in_progress"
+    status = 409
+
+
+class StaleAction(HoldemError):
+    """The action names a hand that is not the one being played."""
+
+    code = "stale_action"
+    status = 409
+
+
+class DuplicateAction(HoldemError):
+    """The same action was already applied; this copy changed nothing."""
+
+    code = "duplicate_action"
+    status = 409
+
+
+class NotWaiting(HoldemError):
+    """The waiting list is only for full tables (or you are not on it)."""
+
+    code = "waiting_list_unavailable"
+    status = 409
+
+
+class TableClosed(HoldemError):
+    """The table closed while the request waited."""
+
+    code = "table_closed"
+    status = 410
+
+
+class ChatTooFast(HoldemError):
+    """Too many chat messages; wait ``retry_after`` seconds."""
+
+    code = "rate_limited"
+    status = 429
+
+
+class InternalError(HoldemError):
+    """Something failed on the server; nothing the client did."""
+
+    code = "internal_error"
+    status = 500

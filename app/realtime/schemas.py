@@ -1,0 +1,281 @@
+"""Pydantic models of every Socket.IO payload: client→server requests and their acks,
+and server→client events. docs/PROTOCOL.md is generated from these models
+(``holdem protocol``), so a field documented here is documented for clients.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from app.poker.bots import BotStyle
+from app.poker.events import ActionKind
+
+TableId = Annotated[str, Field(min_length=1, max_length=32, description="The table's id")]
+Chips = Annotated[int, Field(gt=0, le=10**12)]
+
+
+class Request(BaseModel):
+    """A client→server payload: unknown fields are rejected."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Message(BaseModel):
+    """A server→client payload."""
+
+
+# --- client → server -------------------------------------------------------------
+
+
+class LobbyListRequest(Request):
+    """``lobby:list``: the open tables; also subscribes to ``lobby:table`` updates."""
+
+
+class TableCreate(Request):
+    """``table:create``: open a table (its creator is not seated automatically)."""
+
+    name: Annotated[str, Field(min_length=1, max_length=40)]
+    seats: Annotated[int, Field(ge=2, le=10)] = 6
+    small_blind: Chips
+    big_blind: Chips
+    ante: Annotated[int, Field(ge=0, le=10**12)] = 0
+    min_buy_in: Chips | None = Field(None, description="Default: 20 big blinds")
+    max_buy_in: Chips | None = Field(None, description="Default: 100 big blinds")
+    action_seconds: float | None = Field(
+        None, gt=0, le=300, description="Time to act per decision; default: the server's"
+    )
+    private: bool = Field(False, description="Private tables need the invite code to watch or sit")
+    bots: bool = Field(False, description="Fill empty seats with bots")
+    bot_count: Annotated[int, Field(ge=0, le=9)] = Field(
+        1, description="How many seats bots may take (at most seats - 1)"
+    )
+    bot_style: BotStyle | None = Field(None, description="One style for all bots; default: mixed")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> TableCreate:
+        if self.small_blind > self.big_blind:
+            raise ValueError("small_blind must not exceed big_blind")
+        low = self.min_buy_in or 20 * self.big_blind
+        high = self.max_buy_in or 100 * self.big_blind
+        if low > high:
+            raise ValueError("min_buy_in must not exceed max_buy_in")
+        if high < self.big_blind:
+            raise ValueError("max_buy_in must be at least one big blind")
+        if self.bots and self.bot_count >= self.seats:
+            raise ValueError("bot_count must leave at least one seat for a person")
+        return self
+
+
+class QuickSeat(Request):
+    """``table:quick-seat``: sit at any public table with these blinds (one is opened if none)."""
+
+    small_blind: Chips
+    big_blind: Chips
+    buy_in: Chips | None = Field(None, description="Default: the table's maximum buy-in")
+    bots: bool = Field(True, description="Whether a table opened for you gets bots")
+
+
+class TableRef(Request):
+    """A request about one table."""
+
+    table_id: TableId
+
+
+class TableJoin(TableRef):
+    """``table:join``: watch a table. A ``table:snapshot`` follows, then every event.
+
+    With ``since_seq`` (the last ``seq`` the client saw) the server replays the
+    events missed since then when it still has them, else sends a snapshot.
+    """
+
+    invite_code: Annotated[str, Field(max_length=64)] | None = None
+    since_seq: Annotated[int, Field(ge=0)] | None = None
+
+
+class TableSit(TableRef):
+    """``table:sit``: take ``seat`` with ``buy_in`` credits from your balance."""
+
+    seat: Annotated[int, Field(ge=0, le=9)]
+    buy_in: Chips
+    invite_code: Annotated[str, Field(max_length=64)] | None = None
+
+
+class TableTopUp(TableRef):
+    """``table:top-up``: add credits to your stack (between hands, up to the max buy-in)."""
+
+    amount: Chips
+
+
+class TableChat(TableRef):
+    """``table:chat``: say something to everyone at the table."""
+
+    text: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class TableAction(TableRef):
+    """``table:action``: act in the hand. ``amount`` is the street total for bet and raise."""
+
+    hand_id: Annotated[str, Field(min_length=1, max_length=32)]
+    type: ActionKind
+    amount: Annotated[int, Field(ge=0, le=10**12)] | None = None
+
+
+# --- acks ----------------------------------------------------------------------
+
+
+class ErrorBody(Message):
+    """What went wrong: a stable ``code``, a human ``message`` and code-specific details."""
+
+    model_config = ConfigDict(extra="allow")
+
+    code: str
+    message: str
+
+
+class Nack(Message):
+    """The ack of a refused request; nothing changed."""
+
+    ok: Literal[False] = False
+    error: ErrorBody
+
+
+class Ack(Message):
+    """The ack of an accepted request, with request-specific fields."""
+
+    model_config = ConfigDict(extra="allow")
+
+    ok: Literal[True] = True
+
+
+# --- server → client --------------------------------------------------------------
+
+
+class PlayerPublic(Message):
+    """Someone at a table: a person (``public_id``) or a bot (``bot`` is its style)."""
+
+    public_id: str
+    name: str
+    bot: BotStyle | None = None
+
+
+class SeatPublic(Message):
+    """A taken seat between hands: who sits there, their chips and standing."""
+
+    seat: int
+    player: PlayerPublic
+    stack: int
+    status: str = Field(description="playing, sitting_out or waiting_for_big_blind")
+    connected: bool
+    leaving: bool = False
+
+
+class TableSummary(Message):
+    """A table as the lobby lists it."""
+
+    table_id: str
+    name: str
+    small_blind: int
+    big_blind: int
+    ante: int
+    min_buy_in: int
+    max_buy_in: int
+    seats: int
+    seated: int
+    bots: int
+    waiting: int
+    average_pot: int = Field(description="Average pot of the hands of the last hour")
+    hands_per_hour: int
+    private: bool
+
+
+class TableConfigPublic(Message):
+    """A table's settings."""
+
+    name: str
+    seats: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    min_buy_in: int
+    max_buy_in: int
+    action_seconds: float
+    private: bool
+    bots: bool
+    bot_count: int
+
+
+class ChatLine(Message):
+    """One chat message."""
+
+    player: PlayerPublic
+    text: str
+    at: float = Field(description="Unix time in seconds")
+
+
+class TurnInfo(Message):
+    """``table:turn``: whose turn it is, until when, and (for them only) what they may do."""
+
+    table_id: str
+    seq: int
+    hand_id: str
+    seat: int
+    deadline: float = Field(description="Unix time in seconds when the seat times out")
+    time_bank: bool = Field(False, description="The seat is now using its time bank")
+    legal_actions: list[dict[str, Any]] | None = Field(
+        None, description="Only to the player to act: {action, amount?, min?, max?}"
+    )
+    to_call: int | None = None
+
+
+class TableEvent(Message):
+    """``table:event``: one thing that happened, in ``seq`` order.
+
+    ``event.type`` is a hand event (``hand_started``, ``blind_posted``,
+    ``ante_posted``, ``hole_cards_dealt`` — ``cards`` is null unless they are
+    yours —, ``player_acted``, ``board_dealt``, ``uncalled_bet_returned``,
+    ``hand_shown``, ``hand_mucked``, ``pot_awarded``, ``hand_ended``,
+    ``hand_voided``) or a table event (``player_sat``, ``player_left``,
+    ``player_sat_out``, ``player_sat_in``, ``player_timed_out``, ``stack_changed``,
+    ``chat``, ``waiting_list``, ``table_closed``).
+    """
+
+    table_id: str
+    seq: int
+    hand_id: str | None = None
+    event: dict[str, Any]
+
+
+class Snapshot(Message):
+    """``table:snapshot``: everything the viewer may see now, as of ``seq``."""
+
+    table_id: str
+    seq: int
+    config: TableConfigPublic
+    seats: list[SeatPublic]
+    button: int | None
+    hand_id: str | None
+    hand: dict[str, Any] | None = Field(
+        description="The hand as this viewer may see it (app.poker.view), or null"
+    )
+    turn: TurnInfo | None
+    chat: list[ChatLine]
+    waiting: int
+    you: dict[str, Any] | None = Field(
+        description="Your seat, time bank and waiting-list place, when you have any"
+    )
+
+
+class Notice(Message):
+    """``user:notice``: something only you are told (a seat offer, a cash-out)."""
+
+    kind: str = Field(description="seat_offer, seat_offer_expired, cashed_out, sat_out")
+    table_id: str
+    model_config = ConfigDict(extra="allow")
+
+
+class LobbyRemoved(Message):
+    """``lobby:table-removed``: a table closed."""
+
+    table_id: str

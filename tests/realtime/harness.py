@@ -1,0 +1,293 @@
+"""A real server on loopback and real Socket.IO clients, for realtime and end-to-end tests.
+
+:class:`LiveServer` runs the application under uvicorn on a free port in the
+test's event loop; :class:`Client` is a ``socketio.AsyncClient`` that records
+every event it receives, so a test can wait for one and check them all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import asynccontextmanager
+from typing import Any, cast
+
+import httpx
+import pytest
+import socketio
+import uvicorn
+from fastapi import FastAPI
+
+from app.config import RateLimit, Settings
+from app.db.engine import Database
+from app.main import create_app
+from app.poker.cards import Deck
+from app.realtime.server import Realtime
+from tests.conftest import Accounts, Mailbox, Player, free_port
+from tests.poker.stacked_decks import stacked_deck
+
+WAIT_SECONDS = 10.0
+Received = tuple[str, Any]
+
+
+def realtime_settings(settings: Settings, **changes: Any) -> Settings:
+    """Test settings with table timings short enough for tests, long enough to act."""
+    values: dict[str, Any] = {
+        "action_seconds": 30.0, "min_action_seconds": 0.05, "time_bank_seconds": 0.0,
+        "showdown_seconds": 30.0, "hand_start_delay_seconds": 0.3,
+        "sit_out_limit_seconds": 600.0, "seat_offer_seconds": 30.0, "bot_delay_seconds": 0.0,
+        "rate_limit_chat": RateLimit(5, 10),
+    }
+    values.update(changes)
+    return dataclasses.replace(settings, **values)
+
+
+class Decks:
+    """The deck source of the tables: stacked decks first, shuffled ones after."""
+
+    def __init__(self) -> None:
+        self.queue: deque[Deck] = deque()
+
+    def stack(self, holes: Iterable[str], board: str = "") -> None:
+        """Deal these hole cards (from the left of the button) and board in the next hand."""
+        self.queue.append(stacked_deck(list(holes), board))
+
+    def stack_seats(self, holes: dict[int, str], board: str = "", *, button: int = 0) -> None:
+        """Deal ``holes[seat]`` to each seat (the button given) and ``board`` next hand."""
+        order = sorted(holes, key=lambda seat: (seat <= button, seat))
+        self.stack([holes[seat] for seat in order], board)
+
+    def __call__(self) -> Deck:
+        return self.queue.popleft() if self.queue else Deck()
+
+
+class LiveServer:
+    """The application served by uvicorn on 127.0.0.1."""
+
+    def __init__(self, app: FastAPI, port: int) -> None:
+        self.app = app
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}"
+        self.decks = Decks()
+        self._server: uvicorn.Server | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def realtime(self) -> Realtime:
+        """The realtime side of the running app."""
+        return cast(Realtime, self.app.state.realtime)
+
+    @property
+    def database(self) -> Database:
+        """The app's database."""
+        return cast(Database, self.app.state.database)
+
+    async def start(self) -> None:
+        """Serve until :meth:`stop`; tables deal from :attr:`decks`."""
+        self.realtime.tables.services.deck_factory = self.decks
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
+                                lifespan="on", ws="websockets-sansio")
+        self._server = uvicorn.Server(config)
+        self._task = asyncio.create_task(self._server.serve())
+        while not self._server.started:
+            if self._task.done():
+                await self._task
+                raise RuntimeError("uvicorn stopped while starting")
+            await asyncio.sleep(0.01)
+
+    async def stop(self) -> None:
+        """Shut down gracefully (connections closed, lifespan shutdown run)."""
+        assert self._server is not None and self._task is not None
+        self._server.should_exit = True
+        await self._task
+
+
+@asynccontextmanager
+async def live_server(settings: Settings) -> AsyncIterator[LiveServer]:
+    """A started :class:`LiveServer` for ``settings``."""
+    server = LiveServer(create_app(settings), free_port())
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()
+
+
+class Client:
+    """A Socket.IO client that records every event it receives."""
+
+    def __init__(self, url: str, player: Player | None = None) -> None:
+        self.url = url
+        self.player = player
+        self.sio = socketio.AsyncClient(reconnection=False)
+        self.received: list[Received] = []
+        self._arrived = asyncio.Event()
+        self.sio.on("*", self._record)
+
+    async def _record(self, event: str, data: Any = None) -> None:
+        self.received.append((event, data))
+        self._arrived.set()
+
+    async def connect(self, token: str | None = None) -> Client:
+        """Connect over WebSocket, with the player's token unless told otherwise."""
+        if token is None and self.player is not None:
+            token = self.player.token
+        auth = {"token": token} if token else None
+        await self.sio.connect(self.url, auth=auth, transports=["websocket"], wait_timeout=5)
+        return self
+
+    async def disconnect(self) -> None:
+        """Close the connection."""
+        await self.sio.disconnect()
+
+    async def call(self, event: str, data: Any = None, *, timeout: float = WAIT_SECONDS) -> Any:
+        """Send an event and return its ack."""
+        args = () if data is None else (data,)
+        return await self.sio.call(event, *args, timeout=timeout) if args else (
+            await self.sio.call(event, timeout=timeout))
+
+    async def ok(self, event: str, data: Any = None) -> dict[str, Any]:
+        """Send an event that must succeed; its ack."""
+        ack = await self.call(event, data)
+        assert ack["ok"], (event, data, ack)
+        return cast(dict[str, Any], ack)
+
+    async def wait_for(
+        self,
+        event: str,
+        where: Callable[[Any], bool] = lambda _: True,
+        *,
+        after: int = 0,
+        timeout: float = WAIT_SECONDS,
+    ) -> Any:
+        """The first ``event`` (from index ``after``) whose payload satisfies ``where``."""
+        async def find() -> Any:
+            while True:
+                for name, data in self.received[after:]:
+                    if name == event and where(data):
+                        return data
+                self._arrived.clear()
+                await self._arrived.wait()
+
+        try:
+            return await asyncio.wait_for(find(), timeout)
+        except TimeoutError:
+            tail = [name for name, _ in self.received[-20:]]
+            raise AssertionError(f"no {event} within {timeout}s; last events: {tail}") from None
+
+    def events(self, table_id: str | None = None) -> list[dict[str, Any]]:
+        """The ``event`` bodies of every ``table:event`` received (for one table)."""
+        return [data["event"] for name, data in self.received
+                if name == "table:event" and (table_id is None or data["table_id"] == table_id)]
+
+    def payloads(self) -> list[Any]:
+        """Every payload received."""
+        return [data for _, data in self.received]
+
+
+def is_event(kind: str, table_id: str | None = None) -> Callable[[Any], bool]:
+    """A ``wait_for`` filter: a ``table:event`` of this type (at this table)."""
+    return lambda data: data["event"]["type"] == kind and (
+        table_id is None or data["table_id"] == table_id)
+
+
+class PlayingTable:
+    """A table seen from the players seated at it: whose turn, and acting for them."""
+
+    def __init__(self, table_id: str, seats: dict[int, Client], players: dict[int, Player]):
+        self.id = table_id
+        self.seats = seats
+        self.players = players
+        self.last_turn = 0
+
+    @property
+    def observer(self) -> Client:
+        """A client that sees every public message of the table."""
+        return next(iter(self.seats.values()))
+
+    async def turn(self) -> dict[str, Any]:
+        """The next ``table:turn``, as the player to act received it (with legal actions)."""
+        public = await self.observer.wait_for(
+            "table:turn", lambda t: t["table_id"] == self.id and t["seq"] > self.last_turn)
+        self.last_turn = public["seq"]
+        actor = self.seats.get(public["seat"])
+        if actor is None:
+            return cast(dict[str, Any], public)
+        return cast(dict[str, Any], await actor.wait_for(
+            "table:turn", lambda t: t["table_id"] == self.id and t["seq"] == public["seq"]))
+
+    async def act(self, kind: str, amount: int | None = None, *, seat: int | None = None
+                  ) -> dict[str, Any]:
+        """Wait for the next turn and take ``kind`` (it must be ``seat``'s turn when given)."""
+        turn = await self.turn()
+        assert seat is None or turn["seat"] == seat, (turn, seat)
+        payload: dict[str, Any] = {"table_id": self.id, "hand_id": turn["hand_id"],
+                                   "type": kind}
+        if amount is not None:
+            payload["amount"] = amount
+        await self.seats[turn["seat"]].ok("table:action", payload)
+        return turn
+
+    async def hand_ended(self, client: Client | None = None, *, after: int = 0) -> Any:
+        """The next ``hand_ended`` event."""
+        return await (client or self.observer).wait_for(
+            "table:event", is_event("hand_ended", self.id), after=after)
+
+
+async def seat_players(
+    accounts: Accounts,
+    connect: Callable[..., Any],
+    buy_ins: list[int],
+    **config: Any,
+) -> PlayingTable:
+    """New players in seats 0, 1, ... of a new table, each buying in for ``buy_ins[i]``."""
+    people = [await accounts.player(verified=False) for _ in buy_ins]
+    clients: list[Client] = [await connect(person) for person in people]
+    table = {"name": "test table", "small_blind": 5, "big_blind": 10, "min_buy_in": 100,
+             "max_buy_in": 2000, **config}
+    created = await clients[0].ok("table:create", table)
+    table_id = created["table"]["table_id"]
+    for seat, (client, buy_in) in enumerate(zip(clients, buy_ins, strict=True)):
+        await client.ok("table:sit", {"table_id": table_id, "seat": seat, "buy_in": buy_in})
+    return PlayingTable(table_id, dict(enumerate(clients)), dict(enumerate(people)))
+
+
+# --- fixtures (imported by tests/realtime/conftest.py and tests/e2e/conftest.py) ------
+
+
+@pytest.fixture
+async def server(settings: Settings) -> AsyncIterator[LiveServer]:
+    """The application on a free loopback port with short table timings."""
+    async with live_server(realtime_settings(settings)) as running:
+        yield running
+
+
+@pytest.fixture
+async def http(server: LiveServer) -> AsyncIterator[httpx.AsyncClient]:
+    """An HTTP client talking to the live server over loopback."""
+    async with httpx.AsyncClient(base_url=server.url, timeout=WAIT_SECONDS) as client:
+        yield client
+
+
+@pytest.fixture
+def players(server: LiveServer, mailbox: Mailbox, http: httpx.AsyncClient) -> Accounts:
+    """Sign-up and login against the live server."""
+    return Accounts(http, mailbox, server.app)
+
+
+@pytest.fixture
+async def connect(server: LiveServer) -> AsyncIterator[Callable[..., Any]]:
+    """``await connect(player)``: a connected :class:`Client` (disconnected after the test)."""
+    made: list[Client] = []
+
+    async def open_client(player: Player | None = None, token: str | None = None) -> Client:
+        client = Client(server.url, player)
+        made.append(client)
+        return await client.connect(token)
+
+    yield open_client
+    for client in made:
+        if client.sio.connected:
+            await client.disconnect()
