@@ -127,6 +127,6 @@ def install(
     return realtime
 
 
-def refusal(error: HoldemError) -> ConnectionRefusedError:
-    """The ``connect_error`` a client gets: ``{"code", "message"}``."""
-    return ConnectionRefusedError({"code": error.code, "message": error.message})
+def refusal(error: HoldemError) -> socketio.exceptions.ConnectionRefusedError:
+    """The ``connect_error`` a client gets: ``{"message", "data": {"code", "message"}}``."""
+    return socketio.exceptions.ConnectionRefusedError(error.message, error.to_dict())

@@ -1,0 +1,66 @@
+"""A restarted server restores its tables: seats keep their stacks, an interrupted hand is void."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from app.config import Settings
+from app.db import ledger
+from tests.conftest import Accounts, Mailbox
+from tests.realtime.harness import (
+    Client,
+    LiveServer,
+    live_server,
+    realtime_settings,
+    seat_players,
+)
+
+
+async def _held_and_audit(server: LiveServer, table_id: str) -> tuple[int, bool]:
+    async with server.database.sessions() as session:
+        held = await ledger.escrowed_at(session, table_id)
+        audit = await ledger.audit(session)
+    return held, audit.balanced
+
+
+async def test_a_restart_voids_the_hand_in_play_and_keeps_every_seat_and_stack(
+    settings: Settings, mailbox: Mailbox
+) -> None:
+    settings = realtime_settings(settings)
+    clients: list[Client] = []
+
+    async def connect(player: Any = None) -> Client:
+        client = Client(first.url, player)
+        clients.append(client)
+        return await client.connect()
+
+    async with live_server(settings) as first, httpx.AsyncClient(base_url=first.url) as http:
+        first.decks.stack_seats({0: "AsAh", 1: "KsKh"}, "2c3d4h9s8c")
+        table = await seat_players(Accounts(http, mailbox, first.app), connect, [1000, 600])
+        await table.act("raise", 100, seat=0)
+        turn = await table.turn()
+        assert turn["seat"] == 1
+        last_seq = turn["seq"]
+        for client in clients:
+            await client.disconnect()
+
+    async with live_server(settings) as second:
+        held, balanced = await _held_and_audit(second, table.id)
+        assert held == 1600 and balanced
+        assert [t["table_id"] for t in second.realtime.tables.listing()] == [table.id]
+        again = Client(second.url, table.players[1])
+        await again.connect()
+        try:
+            # The events before the restart are gone: the client gets a snapshot instead.
+            ack = await again.ok("table:join", {"table_id": table.id, "since_seq": last_seq})
+            assert ack["seq"] > last_seq and ack["replayed"] is None
+            snapshot = await again.wait_for("table:snapshot")
+            stacks = {s["seat"]: s["stack"] for s in snapshot["seats"]}
+            assert stacks == {0: 1000, 1: 600}
+            assert snapshot["hand_id"] != turn["hand_id"]
+            left = await again.ok("table:leave", {"table_id": table.id})
+            assert left["at_hand_end"] or left["cashed_out"] == 600
+        finally:
+            await again.disconnect()
