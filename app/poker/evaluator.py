@@ -363,9 +363,7 @@ def _rank_chunk(hands: npt.NDArray[np.integer], out: npt.NDArray[np.int64]) -> N
     if hands.dtype.kind == "i" and hands.min() < 0:
         raise IndexError("negative card id")
     keys = np.take(tables.BATCH_KEYS, hands)
-    total = keys[:, 0] + keys[:, 1]
-    for j in range(2, hands.shape[1]):
-        total += keys[:, j]
+    total = np.einsum("ij->i", keys)  # row sums; faster than .sum(axis=1) or column adds
     high = total >> _HI_SHIFT
     high &= _INDEX_MASK
     # Indices computed here are in range for every hand of distinct cards;
