@@ -32,6 +32,7 @@ import multiprocessing as mp
 import os
 import platform
 import random
+import shutil
 import socket
 import subprocess
 import sys
@@ -53,7 +54,7 @@ from bench.targets import TARGETS, PlayerSeat, Target  # noqa: E402
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 CONNECT_CONCURRENCY = 64
 PHASE_TIMEOUT = 180.0  # connecting and seating everyone
-DRAIN_SECONDS = 1.0
+DRAIN_SECONDS = 15.0  # longest wait for the acks of actions already sent
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ class Options:
     client_deflate: bool
     idle: bool
     seed: int
+    hand_delay: float | None = None
 
 
 @dataclass
@@ -110,29 +112,33 @@ class Generator:
         self.opts, self.target = opts, target
         self.players = [Player(s) for s in seats]
         self.report = WorkerReport()
-        self.sent_at: dict[str, float] = {}  # table id -> when its last action went out
-        self.pending: dict[str, tuple[Player, Any]] = {}  # turns that arrived before "go"
+        self.table_ids: dict[int, str] = {}
+        # table index -> (when its last action went out, the hand it was in)
+        self.sent_at: dict[int, tuple[float, str]] = {}
+        self.pending: dict[int, tuple[Player, Any]] = {}  # turns that arrived before "go"
         self.running = False
         self.window: tuple[float, float] = (0.0, 0.0)
         self.rng = random.Random(opts.seed)
         self.loop: asyncio.AbstractEventLoop | None = None
 
     def on_event(self, client: SioClient, event: str, data: Any) -> None:
-        if event != self.target.turn_event:
+        if event != "table:turn":
             return
         player: Player = client.state
-        turn = self.target.read_turn(data)
-        if turn is None or not self.target.is_my_turn(player.seat, turn):
+        if not self.target.is_my_turn(player.seat, data):
             return
         self.report.turns_received += 1
         now = time.perf_counter()
-        sent = self.sent_at.pop(player.seat.table_id, None)
-        if sent is not None and self.window[0] <= sent <= self.window[1]:
-            self.report.latencies_ms.append((now - sent) * 1000)
+        index = player.seat.table_index
+        sent = self.sent_at.pop(index, None)
+        # A new hand's first turn waits for the deal delay: not a latency sample.
+        if sent is not None and self.window[0] <= sent[0] <= self.window[1] \
+                and sent[1] == str(data.get("hand_id")):
+            self.report.latencies_ms.append((now - sent[0]) * 1000)
         if not self.running:
-            self.pending[player.seat.table_id] = (player, turn)
+            self.pending[index] = (player, data)
             return
-        self._schedule(player, turn, self.opts.pace if self.opts.mode == "pace" else 0.0)
+        self._schedule(player, data, self.opts.pace if self.opts.mode == "pace" else 0.0)
 
     def _schedule(self, player: Player, turn: Any, delay: float) -> None:
         assert self.loop is not None
@@ -147,8 +153,9 @@ class Generator:
         now = time.perf_counter()
         if now > self.window[1]:
             return
-        payload = self.target.action_payload(player.seat, turn)
-        self.sent_at[player.seat.table_id] = now
+        index = player.seat.table_index
+        payload = self.target.action_payload(self.table_ids[index], turn)
+        self.sent_at[index] = (now, str(turn.get("hand_id")))
         in_window = now >= self.window[0]
         if in_window:
             self.report.sent += 1
@@ -157,12 +164,11 @@ class Generator:
     def _acked(self, ack: Any, in_window: bool) -> None:
         if not in_window:
             return
-        if isinstance(ack, dict) and ack.get("ok") is True:
+        if _ok(ack):
             self.report.acked_ok += 1
         else:
             self.report.acked_error += 1
-            code = ack.get("error", {}).get("code", "?") if isinstance(ack, dict) else repr(ack)
-            self.report.error_codes[str(code)] += 1
+            self.report.error_codes[_code(ack)] += 1
 
     async def connect_all(self) -> None:
         limit = asyncio.Semaphore(CONNECT_CONCURRENCY)
@@ -185,29 +191,40 @@ class Generator:
 
         await asyncio.gather(*(one(p) for p in self.players))
 
-    async def sit_all(self) -> None:
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        waiting = [p for p in self.players if p.client is not None]
-        left = len(waiting)
+    async def open_tables(self) -> None:
+        """Each table's first player opens it (the bare baseline needs no opening)."""
+        firsts = {}
+        for p in self.players:
+            if p.client is not None:
+                firsts.setdefault(p.seat.table_index, p)
+        for index, player in firsts.items():
+            request = self.target.table_create(index)
+            if request is None:
+                self.table_ids[index] = str(index)
+                continue
+            assert player.client is not None
+            ack = await _request(player.client, *request)
+            if not _ok(ack):
+                self.report.error_codes[f"create:{_code(ack)}"] += 1
+                continue
+            self.table_ids[index] = self.target.table_id(ack)
 
-        def seated(ack: Any) -> None:
-            nonlocal left
-            left -= 1
-            if isinstance(ack, dict) and ack.get("ok") is True:
+    async def sit_all(self) -> None:
+        """Seat every connected player, table by table, in seat order."""
+        async def sit(player: Player) -> None:
+            assert player.client is not None
+            table_id = self.table_ids[player.seat.table_index]
+            ack = await _request(player.client, *self.target.sit(table_id, player.seat))
+            if _ok(ack):
                 self.report.seated += 1
             else:
-                code = ack.get("error", {}).get("code", "?") if isinstance(ack, dict) else "?"
-                self.report.error_codes[f"sit:{code}"] += 1
-            if left == 0 and not done.done():
-                done.set_result(None)
+                self.report.error_codes[f"sit:{_code(ack)}"] += 1
 
-        for p in sorted(waiting, key=lambda p: p.seat.order):
-            assert p.client is not None
-            event, data = self.target.sit(p.seat)
-            p.client.emit(event, data, seated)
-            await asyncio.sleep(0)
-        if left:
-            await asyncio.wait_for(done, PHASE_TIMEOUT)
+        ready = [p for p in self.players
+                 if p.client is not None and p.seat.table_index in self.table_ids]
+        ready.sort(key=lambda p: p.seat.order)
+        for start in range(0, len(ready), CONNECT_CONCURRENCY):
+            await asyncio.gather(*(sit(p) for p in ready[start:start + CONNECT_CONCURRENCY]))
 
     def start(self) -> None:
         """Start acting: the turns already waiting go after a random part of one pace."""
@@ -226,6 +243,26 @@ class Generator:
                 p.client.close()
 
 
+def _ok(ack: Any) -> bool:
+    return isinstance(ack, dict) and ack.get("ok") is True
+
+
+def _code(ack: Any) -> str:
+    if isinstance(ack, dict) and isinstance(ack.get("error"), dict):
+        return str(ack["error"].get("code", "?"))
+    return repr(ack)[:40]
+
+
+async def _request(client: SioClient, event: str, data: Any, timeout: float = 30.0) -> Any:
+    """Emit and wait for the ack (None when none arrives in time)."""
+    done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+    client.emit(event, data, lambda ack: done.done() or done.set_result(ack))
+    try:
+        return await asyncio.wait_for(done, timeout)
+    except TimeoutError:
+        return None
+
+
 async def _worker_main(opts: Options, seats: list[PlayerSeat], pipe: Connection) -> None:
     loop = asyncio.get_running_loop()
     target = TARGETS[opts.target]()
@@ -233,15 +270,20 @@ async def _worker_main(opts: Options, seats: list[PlayerSeat], pipe: Connection)
     gen.loop = loop
     await gen.connect_all()
     if not opts.idle:
-        await gen.sit_all()
+        await asyncio.wait_for(gen.open_tables(), PHASE_TIMEOUT)
+        await asyncio.wait_for(gen.sit_all(), PHASE_TIMEOUT)
     pipe.send(("ready", gen.report.connected))
     if not await loop.run_in_executor(None, pipe.poll, PHASE_TIMEOUT):
         gen.close()
         return
     pipe.recv()  # "go"
     gen.start()
-    await asyncio.sleep(opts.warmup + opts.duration + DRAIN_SECONDS)
+    await asyncio.sleep(opts.warmup + opts.duration)
     gen.running = False
+    deadline = time.monotonic() + DRAIN_SECONDS
+    while time.monotonic() < deadline and any(
+            p.client is not None and p.client.pending_acks for p in gen.players):
+        await asyncio.sleep(0.05)
     gen.close()
     usage = os.times()
     gen.report.cpu_seconds = usage.user + usage.system
@@ -310,13 +352,17 @@ def run(opts: Options, *, log: Callable[[str], None] = print) -> dict[str, Any]:
     workdir = Path(os.environ.get("LOAD_WORKDIR", "/tmp")) / f"holdem-load-{os.getpid()}"
     workdir.mkdir(parents=True, exist_ok=True)
     server = target.start_server(opts.port, gc_threshold=opts.gc_threshold,
-                                 deflate=opts.server_deflate, workdir=workdir)
+                                 deflate=opts.server_deflate, workdir=workdir,
+                                 hand_delay=opts.hand_delay)
     try:
         wait_for_port(opts.port, server)
         time.sleep(0.5)
-        seats = target.prepare(opts.port, opts.clients, workdir=workdir)
+        seats = target.prepare(opts.clients, workdir=workdir)
         time.sleep(0.5)
-        return _measure(opts, server.pid, seats, log)
+        result = _measure(opts, server.pid, seats, log)
+    except BaseException:
+        log(f"  failed: the server's log and database are kept in {workdir}")
+        raise
     finally:
         server.terminate()
         try:
@@ -324,6 +370,8 @@ def run(opts: Options, *, log: Callable[[str], None] = print) -> dict[str, Any]:
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait(5)
+    shutil.rmtree(workdir, ignore_errors=True)
+    return result
 
 
 def _measure(opts: Options, pid: int, seats: list[PlayerSeat],
@@ -452,6 +500,8 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[
     p.add_argument("--client-no-deflate", action="store_true",
                    help="clients do not offer per-message deflate (browsers do)")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--hand-delay", type=float, default=None,
+                   help="holdem: seconds between hands (default: the server's)")
     p.add_argument("--json", action="store_true", help="print each result as a JSON line")
     args = p.parse_args(argv)
     if args.clients > 5000 or args.duration > 300:
@@ -462,7 +512,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[
                 warmup=0.0 if args.idle else args.warmup, duration=args.duration,
                 procs=args.procs, port=args.port, gc_threshold=args.gc_threshold,
                 server_deflate=not args.no_deflate, client_deflate=not args.client_no_deflate,
-                idle=args.idle, seed=args.seed)
+                idle=args.idle, seed=args.seed, hand_delay=args.hand_delay)
         for t in targets
     ]
     return args, runs

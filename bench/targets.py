@@ -1,7 +1,9 @@
-"""The servers bench/load.py can drive: how to start each, seat players and answer turns."""
+"""The servers bench/load.py can drive: how to start each, open tables, seat players, act."""
 
 from __future__ import annotations
 
+import asyncio
+import os
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -10,18 +12,20 @@ from typing import Any, ClassVar
 
 ROOT = Path(__file__).resolve().parent.parent
 SEATS = 6
+SECRET_KEY = "load-benchmark-secret-key-0123456789abcdef"
+CREDITS = 10_000_000
+BUY_IN = 100_000  # deep stacks: nobody busts during a run
+ACTION_ORDER = ("check", "call", "muck", "show", "fold")
 
 
 @dataclass(frozen=True)
 class PlayerSeat:
     """Where one generated player sits and how it authenticates."""
 
-    table_id: str
     table_index: int
     seat: int
     order: int
     auth: dict[str, Any] | None
-    user_id: str = ""
 
 
 class Target:
@@ -29,30 +33,33 @@ class Target:
 
     name: ClassVar[str] = ""
     path: ClassVar[str] = "/socket.io/"
-    turn_event: ClassVar[str] = "table:turn"
 
-    def start_server(self, port: int, *, gc_threshold: str, deflate: bool,
-                     workdir: Path) -> subprocess.Popen[bytes]:
+    def start_server(self, port: int, *, gc_threshold: str, deflate: bool, workdir: Path,
+                     hand_delay: float | None) -> subprocess.Popen[bytes]:
         """Start the server in a child process listening on 127.0.0.1:port."""
         raise NotImplementedError
 
-    def prepare(self, port: int, clients: int, *, workdir: Path) -> list[PlayerSeat]:
-        """Whatever must exist before players connect (accounts, tables): the seats."""
+    def prepare(self, clients: int, *, workdir: Path) -> list[PlayerSeat]:
+        """Whatever must exist before players connect (accounts): the seats, six a table."""
         raise NotImplementedError
 
-    def sit(self, seat: PlayerSeat) -> tuple[str, dict[str, Any]]:
+    def table_create(self, index: int) -> tuple[str, dict[str, Any]] | None:
+        """The request that opens table ``index``, or None when tables need no opening."""
+        return None
+
+    def table_id(self, ack: dict[str, Any]) -> str:
+        """The new table's id from the ack of :meth:`table_create`'s request."""
+        raise NotImplementedError
+
+    def sit(self, table_id: str, seat: PlayerSeat) -> tuple[str, dict[str, Any]]:
         """The event and payload that seat a connected player."""
-        raise NotImplementedError
+        return "table:sit", {"table_id": table_id, "seat": seat.seat, "buy_in": BUY_IN}
 
-    def read_turn(self, data: Any) -> Any:
-        """The parts of a ``table:turn`` payload the player needs, or None to ignore it."""
-        return data
+    def is_my_turn(self, seat: PlayerSeat, turn: dict[str, Any]) -> bool:
+        """Whether this ``table:turn`` asks ``seat`` to act."""
+        return bool(turn.get("seat") == seat.seat)
 
-    def is_my_turn(self, seat: PlayerSeat, turn: Any) -> bool:
-        """Whether this turn asks ``seat`` to act."""
-        raise NotImplementedError
-
-    def action_payload(self, seat: PlayerSeat, turn: Any) -> dict[str, Any]:
+    def action_payload(self, table_id: str, turn: dict[str, Any]) -> dict[str, Any]:
         """The ``table:action`` payload answering ``turn``."""
         raise NotImplementedError
 
@@ -63,35 +70,132 @@ def _popen(command: list[str], workdir: Path, name: str,
     return subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
 
 
+def _server_flags(port: int, gc_threshold: str, deflate: bool) -> list[str]:
+    flags = ["--port", str(port)]
+    if gc_threshold:
+        flags += ["--gc-threshold", gc_threshold]
+    if not deflate:
+        flags.append("--no-deflate")
+    return flags
+
+
 class BareTarget(Target):
     """bench/bare_server.py: python-socketio that only acks and broadcasts."""
 
     name = "bare"
 
-    def start_server(self, port: int, *, gc_threshold: str, deflate: bool,
-                     workdir: Path) -> subprocess.Popen[bytes]:
-        command = [sys.executable, str(ROOT / "bench" / "bare_server.py"), "--port", str(port)]
-        if gc_threshold:
-            command += ["--gc-threshold", gc_threshold]
-        if not deflate:
-            command.append("--no-deflate")
+    def start_server(self, port: int, *, gc_threshold: str, deflate: bool, workdir: Path,
+                     hand_delay: float | None) -> subprocess.Popen[bytes]:
+        command = [sys.executable, str(ROOT / "bench" / "bare_server.py"),
+                   *_server_flags(port, gc_threshold, deflate)]
         return _popen(command, workdir, "bare-server")
 
-    def prepare(self, port: int, clients: int, *, workdir: Path) -> list[PlayerSeat]:
+    def prepare(self, clients: int, *, workdir: Path) -> list[PlayerSeat]:
         return [
-            PlayerSeat(table_id=str(i // SEATS), table_index=i // SEATS, seat=i % SEATS,
-                       order=i, auth={"token": f"bench-{i}"})
+            PlayerSeat(table_index=i // SEATS, seat=i % SEATS, order=i,
+                       auth={"token": f"bench-{i}"})
             for i in range(clients - clients % SEATS)
         ]
 
-    def sit(self, seat: PlayerSeat) -> tuple[str, dict[str, Any]]:
-        return "table:sit", {"table_id": seat.table_id, "seat": seat.seat, "buy_in": 1000}
-
-    def is_my_turn(self, seat: PlayerSeat, turn: Any) -> bool:
-        return bool(turn["seat"] == seat.seat)
-
-    def action_payload(self, seat: PlayerSeat, turn: Any) -> dict[str, Any]:
-        return {"table_id": seat.table_id, "hand_id": turn["hand_id"], "type": "call"}
+    def action_payload(self, table_id: str, turn: dict[str, Any]) -> dict[str, Any]:
+        return {"table_id": table_id, "hand_id": turn["hand_id"], "type": "call"}
 
 
-TARGETS: dict[str, type[Target]] = {"bare": BareTarget}
+class HoldemTarget(Target):
+    """holdem-server itself, on a fresh SQLite database, tables without bots.
+
+    Accounts are written straight into the database through the app's models
+    and ledger (sign-up would spend a second of password hashing per player),
+    and each player connects with a session token issued the way login does.
+    Players check when they can, else call (muck at the showdown), so hands
+    run to the river and every seat acts on every street.
+    """
+
+    name = "holdem"
+
+    def _env(self, workdir: Path, hand_delay: float | None) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update({
+            "ENV": "development",
+            "DATABASE_URL": f"sqlite+aiosqlite:///{workdir / 'load.sqlite3'}",
+            "SECRET_KEY": SECRET_KEY,
+            "RATE_LIMITS_ENABLED": "false",
+            "OUTBOX_DIR": str(workdir / "outbox"),
+            "SHOWDOWN_SECONDS": "60",
+            "REDIS_URL": "",
+        })
+        if hand_delay is not None:
+            env["HAND_START_DELAY_SECONDS"] = str(hand_delay)
+        return env
+
+    def start_server(self, port: int, *, gc_threshold: str, deflate: bool, workdir: Path,
+                     hand_delay: float | None) -> subprocess.Popen[bytes]:
+        env = self._env(workdir, hand_delay)
+        subprocess.run([sys.executable, "-m", "app.cli", "migrate"], cwd=ROOT, env=env,
+                       check=True, capture_output=True, timeout=120)
+        command = [sys.executable, str(ROOT / "bench" / "holdem_server.py"),
+                   *_server_flags(port, gc_threshold, deflate)]
+        return _popen(command, workdir, "holdem-server", env)
+
+    def prepare(self, clients: int, *, workdir: Path) -> list[PlayerSeat]:
+        count = clients - clients % SEATS
+        tokens = asyncio.run(_create_players(self._env(workdir, None), count))
+        return [
+            PlayerSeat(table_index=i // SEATS, seat=i % SEATS, order=i, auth={"token": token})
+            for i, token in enumerate(tokens)
+        ]
+
+    def table_create(self, index: int) -> tuple[str, dict[str, Any]] | None:
+        return "table:create", {
+            "name": f"load {index}", "seats": SEATS, "small_blind": 5, "big_blind": 10,
+            "min_buy_in": 200, "max_buy_in": BUY_IN, "action_seconds": 300, "bots": False,
+        }
+
+    def table_id(self, ack: dict[str, Any]) -> str:
+        return str(ack["table"]["table_id"])
+
+    def action_payload(self, table_id: str, turn: dict[str, Any]) -> dict[str, Any]:
+        legal = {a["action"] for a in turn.get("legal_actions") or ()}
+        kind = next((k for k in ACTION_ORDER if k in legal), "fold")
+        return {"table_id": table_id, "hand_id": turn["hand_id"], "type": kind}
+
+
+async def _create_players(env: dict[str, str], count: int) -> list[str]:
+    """``count`` verified accounts with credits, through the ledger; their session tokens."""
+    saved = dict(os.environ)
+    os.environ.update(env)
+    try:
+        from app.accounts.passwords import hash_password
+        from app.accounts.schemas import display_name_key
+        from app.accounts.service import open_session
+        from app.config import Settings
+        from app.db import ledger
+        from app.db.engine import Database
+        from app.db.models import LedgerReason, User
+        from app.db.models import utcnow as now
+
+        settings = Settings()
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    database = Database(settings.database_url)
+    password_hash = await hash_password("load benchmark password", settings)
+    tokens = []
+    try:
+        async with database.sessions() as session:
+            for i in range(count):
+                name = f"load{i}"
+                user = User(email=f"{name}@load.invalid", display_name=name,
+                            display_name_key=display_name_key(name),
+                            password_hash=password_hash, email_verified_at=now())
+                session.add(user)
+                await session.flush()
+                await ledger.credit(session, user.id, CREDITS, reason=LedgerReason.SIGNUP_GRANT)
+                tokens.append(open_session(user, settings).token)
+            await session.commit()
+    finally:
+        await database.dispose()
+    return tokens
+
+
+TARGETS: dict[str, type[Target]] = {"bare": BareTarget, "holdem": HoldemTarget}

@@ -12,7 +12,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow
 
 
 def free_port() -> int:
@@ -40,13 +43,14 @@ def assert_clean(result: dict[str, Any], players: int) -> None:
     assert result["latency_ms"]["samples"] > 0
 
 
-def test_bare_baseline_acks_every_action_of_twenty_four_players():
-    result = run_load("--target", "bare", "--clients", "24", "--mode", "fast",
-                      "--warmup", "0.5", "--duration", "2")
-    assert_clean(result, 24)
-
-
 def test_bare_baseline_at_table_pace_over_two_generator_processes():
     result = run_load("--target", "bare", "--clients", "24", "--mode", "pace", "--pace", "0.2",
                       "--procs", "2", "--warmup", "0.5", "--duration", "2", "--no-deflate")
     assert_clean(result, 24)
+
+
+def test_holdem_server_acks_every_action_of_two_full_tables():
+    pytest.importorskip("app.realtime.events", reason="needs the realtime layer")
+    result = run_load("--target", "holdem", "--clients", "12", "--mode", "fast",
+                      "--hand-delay", "0.2", "--warmup", "0.5", "--duration", "2")
+    assert_clean(result, 12)
