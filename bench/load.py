@@ -193,7 +193,7 @@ class Generator:
 
     async def open_tables(self) -> None:
         """Each table's first player opens it (the bare baseline needs no opening)."""
-        firsts = {}
+        firsts: dict[int, Player] = {}
         for p in self.players:
             if p.client is not None:
                 firsts.setdefault(p.seat.table_index, p)
@@ -256,7 +256,12 @@ def _code(ack: Any) -> str:
 async def _request(client: SioClient, event: str, data: Any, timeout: float = 30.0) -> Any:
     """Emit and wait for the ack (None when none arrives in time)."""
     done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-    client.emit(event, data, lambda ack: done.done() or done.set_result(ack))
+
+    def acked(ack: Any) -> None:
+        if not done.done():
+            done.set_result(ack)
+
+    client.emit(event, data, acked)
     try:
         return await asyncio.wait_for(done, timeout)
     except TimeoutError:
