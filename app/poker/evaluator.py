@@ -329,13 +329,13 @@ def rank_batch(ids: npt.ArrayLike, *, threads: int | None = None) -> npt.NDArray
     hands = _batch_array(ids)
     out = np.empty(len(hands), np.int64)
     chunks = [slice(i, i + _CHUNK) for i in range(0, len(hands), _CHUNK)]
-    workers = max(1, min(threads or os.cpu_count() or 1, len(chunks)))
+    workers = max(1, min(threads or len(os.sched_getaffinity(0)), len(chunks)))
     try:
         if workers == 1:
             for part in chunks:
                 _rank_chunk(hands[part], out[part])
         else:
-            pool = _executor(workers)
+            pool = _executor(workers, os.getpid())
             list(pool.map(lambda part: _rank_chunk(hands[part], out[part]), chunks))
     except IndexError:
         raise _batch_error(hands) from None
@@ -350,11 +350,12 @@ def _batch_array(ids: npt.ArrayLike) -> npt.NDArray[np.integer]:
         )
     if hands.dtype.kind not in "iu":
         raise InvalidHand(f"card ids must be integers, got dtype {hands.dtype}", count=0)
-    return np.ascontiguousarray(hands)
+    return hands
 
 
 @cache
-def _executor(workers: int) -> ThreadPoolExecutor:
+def _executor(workers: int, pid: int) -> ThreadPoolExecutor:
+    """A pool per size and process: a forked child must not inherit a pool without threads."""
     return ThreadPoolExecutor(max_workers=workers, thread_name_prefix="rank_batch")
 
 
