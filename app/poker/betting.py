@@ -28,8 +28,10 @@ from app.poker.state import BETTING_PHASES, NEXT_STREET, STREET_CARDS, Phase, Se
 if TYPE_CHECKING:
     from app.poker.engine import Hand
 
+# In a betting round no seat has mucked yet: a seat contends unless it folded.
 _ACTIVE = SeatStatus.ACTIVE
 _ALL_IN = SeatStatus.ALL_IN
+_FOLDED = SeatStatus.FOLDED
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +120,7 @@ def call_amount(hand: Hand, i: int) -> int:
     if target > s.bet:
         cap = 0
         for j, o in enumerate(hand.seats):
-            if j != i and o.status.contending:
+            if j != i and o.status is not _FOLDED:
                 cap = max(cap, o.bet + o.stack)
         target = min(target, cap)
     return max(0, min(target - s.bet, s.stack))
@@ -159,7 +161,7 @@ def needs_to_act(hand: Hand, i: int) -> bool:
         return False
     facing = 0
     for j, o in enumerate(hand.seats):
-        if j != i and o.status.contending:
+        if j != i and o.status is not _FOLDED:
             if o.status is _ACTIVE:
                 return True
             facing = max(facing, o.bet)
@@ -190,7 +192,7 @@ def legal_actions(hand: Hand) -> tuple[LegalAction, ...]:
 def advance(hand: Hand, events: list[Event]) -> None:
     """Skip seats with no decision; close betting rounds until someone must act."""
     while hand.phase in BETTING_PHASES:
-        if sum(1 for s in hand.seats if s.status.contending) > 1:
+        if sum(1 for s in hand.seats if s.status is not _FOLDED) > 1:
             while hand.to_act and not needs_to_act(hand, hand.to_act[0]):
                 hand.to_act.pop(0)
             if hand.to_act:
@@ -213,7 +215,7 @@ def end_betting(hand: Hand, events: list[Event]) -> None:
     for s in hand.seats:
         s.bet = 0
     hand.to_act = []
-    if sum(1 for s in hand.seats if s.status.contending) == 1:
+    if sum(1 for s in hand.seats if s.status is not _FOLDED) == 1:
         showdown.settle(hand, events)
     elif hand.phase is Phase.RIVER:
         showdown.begin(hand, events)

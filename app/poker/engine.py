@@ -53,7 +53,7 @@ from typing import Any
 
 from app.poker import betting, showdown
 from app.poker.betting import LegalAction
-from app.poker.cards import JOKER_ID, Card, Deck
+from app.poker.cards import JOKER, Card, Deck
 from app.poker.errors import (
     BetTooLarge,
     BetTooSmall,
@@ -227,9 +227,7 @@ class Hand:
 
     def verify_check(self, seat: int) -> None:
         """Raise :class:`CannotCheck` if ``seat`` faces a bet."""
-        owed = betting.call_amount(self, self._verify_turn(seat))
-        if owed:
-            raise CannotCheck(f"expected a call of {owed} or a fold, got a check", to_call=owed)
+        self._checked_check(seat)
 
     def can_check(self, seat: int) -> bool:
         """Whether ``seat`` may check now."""
@@ -237,15 +235,20 @@ class Hand:
 
     def check(self, seat: int) -> list[Event]:
         """Check: stay in without adding chips."""
-        self.verify_check(seat)
-        i = self._position(seat)
+        i = self._checked_check(seat)
         self._mark_acted(i)
         return self._acted(i, PlayerActed(seat, ActionKind.CHECK, 0, self.seats[i].bet))
 
+    def _checked_check(self, seat: int) -> int:
+        i = self._verify_turn(seat)
+        owed = betting.call_amount(self, i)
+        if owed:
+            raise CannotCheck(f"expected a call of {owed} or a fold, got a check", to_call=owed)
+        return i
+
     def verify_call(self, seat: int) -> None:
         """Raise unless ``seat`` faces a bet it can call."""
-        if not betting.call_amount(self, self._verify_turn(seat)):
-            raise InvalidAction("expected a check: there is nothing to call, got a call", to_call=0)
+        self._checked_call(seat)
 
     def can_call(self, seat: int) -> bool:
         """Whether ``seat`` may call now."""
@@ -253,23 +256,22 @@ class Hand:
 
     def call(self, seat: int) -> list[Event]:
         """Call: match the bet, or go all-in for less."""
-        self.verify_call(seat)
-        i = self._position(seat)
+        i, owed = self._checked_call(seat)
         s = self.seats[i]
-        owed = betting.call_amount(self, i)
         s.put(owed)
         self._mark_acted(i)
         return self._acted(i, PlayerActed(seat, ActionKind.CALL, owed, s.bet, s.stack == 0))
 
+    def _checked_call(self, seat: int) -> tuple[int, int]:
+        i = self._verify_turn(seat)
+        owed = betting.call_amount(self, i)
+        if not owed:
+            raise InvalidAction("expected a check: there is nothing to call, got a call", to_call=0)
+        return i, owed
+
     def verify_bet(self, seat: int, amount: int) -> None:
         """Raise unless ``seat`` may open the betting with a bet of ``amount``."""
-        i = self._verify_turn(seat)
-        if self.level:
-            raise InvalidAction(
-                f"expected a raise: there is already a bet of {self.level}, got a bet",
-                level=self.level,
-            )
-        self._verify_wager(i, amount)
+        self._checked_wager(seat, amount, ActionKind.BET)
 
     def can_bet(self, seat: int, amount: int) -> bool:
         """Whether ``seat`` may bet ``amount`` now."""
@@ -277,15 +279,11 @@ class Hand:
 
     def bet(self, seat: int, amount: int) -> list[Event]:
         """Bet ``amount`` on a street nobody has bet on yet."""
-        self.verify_bet(seat, amount)
-        return self._wager(self._position(seat), amount, ActionKind.BET)
+        return self._wager(self._checked_wager(seat, amount, ActionKind.BET), amount)
 
     def verify_raise(self, seat: int, amount: int) -> None:
         """Raise unless ``seat`` may raise to a street total of ``amount``."""
-        i = self._verify_turn(seat)
-        if not self.level:
-            raise InvalidAction("expected a bet: nobody has bet on this street, got a raise")
-        self._verify_wager(i, amount)
+        self._checked_wager(seat, amount, ActionKind.RAISE)
 
     def can_raise(self, seat: int, amount: int) -> bool:
         """Whether ``seat`` may raise to ``amount`` now."""
@@ -293,19 +291,11 @@ class Hand:
 
     def raise_to(self, seat: int, amount: int) -> list[Event]:
         """Raise to a street total of ``amount`` chips."""
-        self.verify_raise(seat, amount)
-        return self._wager(self._position(seat), amount, ActionKind.RAISE)
+        return self._wager(self._checked_wager(seat, amount, ActionKind.RAISE), amount)
 
     def verify_all_in(self, seat: int) -> None:
         """Raise unless ``seat`` may push its whole stack (as a call, bet or raise)."""
-        i = self._verify_turn(seat)
-        s = self.seats[i]
-        if betting.call_amount(self, i) < s.stack:
-            reason = betting.raise_closed(self, i)
-            if reason is not None:
-                raise CannotRaise(
-                    f"expected a call or a fold: {reason}, got an all-in", reason=reason
-                )
+        self._checked_all_in(seat)
 
     def can_all_in(self, seat: int) -> bool:
         """Whether ``seat`` may go all-in now."""
@@ -313,14 +303,31 @@ class Hand:
 
     def all_in(self, seat: int) -> list[Event]:
         """Push the whole stack: a call when it does not cover the call, else a bet or raise."""
-        self.verify_all_in(seat)
-        i = self._position(seat)
+        i, calls = self._checked_all_in(seat)
+        if calls:
+            return self.call(seat)
+        s = self.seats[i]
+        return self._wager(i, s.bet + s.stack)
+
+    def _checked_all_in(self, seat: int) -> tuple[int, bool]:
+        i = self._verify_turn(seat)
         s = self.seats[i]
         if betting.call_amount(self, i) >= s.stack:
-            return self.call(seat)
-        return self._wager(i, s.bet + s.stack, ActionKind.RAISE if self.level else ActionKind.BET)
+            return i, True
+        reason = betting.raise_closed(self, i)
+        if reason is not None:
+            raise CannotRaise(f"expected a call or a fold: {reason}, got an all-in", reason=reason)
+        return i, False
 
-    def _verify_wager(self, i: int, amount: int) -> None:
+    def _checked_wager(self, seat: int, amount: int, kind: ActionKind) -> int:
+        i = self._verify_turn(seat)
+        if kind is ActionKind.BET and self.level:
+            raise InvalidAction(
+                f"expected a raise: there is already a bet of {self.level}, got a bet",
+                level=self.level,
+            )
+        if kind is ActionKind.RAISE and not self.level:
+            raise InvalidAction("expected a bet: nobody has bet on this street, got a raise")
         if not isinstance(amount, int) or isinstance(amount, bool):
             raise InvalidAction(f"expected a whole number of chips, got {amount!r}")
         reason = betting.raise_closed(self, i)
@@ -331,9 +338,11 @@ class Hand:
             raise BetTooLarge(f"expected at most {high} (all-in), got {amount}", max=high)
         if amount < low:
             raise BetTooSmall(f"expected at least {low}, got {amount}", min=low)
+        return i
 
-    def _wager(self, i: int, to: int, kind: ActionKind) -> list[Event]:
+    def _wager(self, i: int, to: int) -> list[Event]:
         s = self.seats[i]
+        kind = ActionKind.RAISE if self.level else ActionKind.BET
         put = to - s.bet
         increment = to - self.level
         if increment >= self.min_raise or self.level == 0:
@@ -503,5 +512,6 @@ def _verify_setup(stacks: Mapping[int, int], button: int, cards: tuple[Card, ...
     needed = 2 * len(stacks) + 8
     if len(cards) < needed:
         raise InvalidHandSetup(f"expected a deck of at least {needed} cards, got {len(cards)}")
-    if len(set(cards)) != len(cards) or any(int(c) == JOKER_ID for c in cards):
+    distinct = set(cards)
+    if len(distinct) != len(cards) or JOKER in distinct:
         raise InvalidHandSetup("expected a deck without jokers or repeated cards")

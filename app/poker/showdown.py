@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from app.poker.evaluator import evaluate, rank
+from app.poker.evaluator import ROYAL_FLUSH_RANK, category_of, rank
 from app.poker.events import Event, HandEnded, HandMucked, HandShown, PotAwarded
 from app.poker.pots import Pot, build_pots, split_pot
 from app.poker.state import Phase, SeatStatus
@@ -73,19 +73,24 @@ def advance(hand: Hand, events: list[Event]) -> None:
             hand.to_act.pop(0)
         else:
             return
-    settle(hand, events)
+    settle(hand, events, pots, ranks)
 
 
-def settle(hand: Hand, events: list[Event]) -> None:
-    """Award every pot and complete the hand."""
-    ranks: dict[int, int] = {}
-    for k, pot in enumerate(_final_pots(hand)):
+def settle(
+    hand: Hand,
+    events: list[Event],
+    pots: list[Pot] | None = None,
+    ranks: dict[int, int] | None = None,
+) -> None:
+    """Award every pot and complete the hand (``pots`` and ``ranks`` if already known)."""
+    ranks = {} if ranks is None else ranks
+    for k, pot in enumerate(_final_pots(hand) if pots is None else pots):
         claim = [p for p in pot.eligible if hand.seats[p].status is not SeatStatus.MUCKED]
         name = None
         if len(claim) > 1:
             best = max(_rank(hand, p, ranks) for p in claim)
             claim = [p for p in claim if ranks[p] == best]
-            name = evaluate([*hand.seats[claim[0]].cards, *hand.board]).name
+            name = "royal flush" if best == ROYAL_FLUSH_RANK else category_of(best).label
         shares = split_pot(pot.amount, claim)
         for p, amount in zip(claim, shares, strict=True):
             hand.seats[p].stack += amount

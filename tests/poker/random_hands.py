@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from random import Random
@@ -15,6 +16,9 @@ from app.poker.events import ActionKind, Event
 from app.poker.state import SeatStatus, Stakes
 
 MAX_STEPS = 400
+# The ``slow`` property tests run this many hands: bounded by default so that
+# ``make test`` stays quick; ENGINE_SLOW_EXAMPLES=5000 for a long run.
+SLOW_EXAMPLES = int(os.environ.get("ENGINE_SLOW_EXAMPLES", "300"))
 
 
 @dataclass(frozen=True)
@@ -104,11 +108,13 @@ def reference_stacks(hand: Hand) -> list[int]:
             amount += pots.pop()[0]
         pots.append((amount, eligible))
         previous = level
-    if not pots:  # everything was returned uncalled (no small blind, nobody called)
-        return final
+    if not pots:  # every live chip went back uncalled; dead money may remain
+        pots = [(0, [i for i, r in enumerate(reached) if r])]
     pots[-1] = (pots[-1][0] + sum(max(0, c - previous) for c in paid), pots[-1][1])
     pots[0] = (pots[0][0] + sum(s.dead for s in seats), pots[0][1])
     for amount, eligible in pots:
+        if not amount:
+            continue
         claim = [i for i in eligible if seats[i].status is not SeatStatus.MUCKED]
         if len(claim) > 1:
             ranks = {i: rank([*seats[i].cards, *hand.board]) for i in claim}

@@ -27,10 +27,11 @@ from app.poker.engine import Hand
 from app.poker.events import PotAwarded
 from app.poker.state import SeatStatus
 from tests.poker.pokerkit_oracle import big_blind_is_short, pokerkit_shares, replay
-from tests.poker.random_hands import play, reference_stacks, setups
+from tests.poker.random_hands import SLOW_EXAMPLES, play, reference_stacks, setups
 
-FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-SLOW = settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_QUIET = [HealthCheck.too_slow]
+FAST = settings(max_examples=150, deadline=None, suppress_health_check=_QUIET)
+SLOW = settings(max_examples=SLOW_EXAMPLES, deadline=None, suppress_health_check=_QUIET)
 
 
 def full_big_blind_is_called(first_actor_view):

@@ -8,10 +8,11 @@ from hypothesis import strategies as st
 
 from app.poker.engine import Hand
 from app.poker.view import view, view_event
-from tests.poker.random_hands import play, reference_stacks, setups
+from tests.poker.random_hands import SLOW_EXAMPLES, play, reference_stacks, setups
 
-FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-SLOW = settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_QUIET = [HealthCheck.too_slow]
+FAST = settings(max_examples=120, deadline=None, suppress_health_check=_QUIET)
+SLOW = settings(max_examples=SLOW_EXAMPLES, deadline=None, suppress_health_check=_QUIET)
 
 
 def check_invariants(total):
