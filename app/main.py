@@ -24,6 +24,7 @@ from app.admin.router import router as admin_router
 from app.config import Settings, get_settings
 from app.db.engine import Database
 from app.errors import HoldemError
+from app.hands.router import router as hands_router
 from app.realtime.server import install as install_realtime
 from app.web.router import mount_web
 
@@ -163,6 +164,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(auth_router)
     app.include_router(users_router)
     app.include_router(admin_router)
+    app.include_router(hands_router)
     mount_web(app)
     summaries_from_docstrings(app.router)
     return app

@@ -27,8 +27,10 @@ from app.admin.schemas import (
 from app.config import Settings
 from app.db import ledger
 from app.db.models import Role, User, UserStatus
+from app.realtime.admin import router as tables_admin_router
 
 router = APIRouter(prefix="/admin", tags=["admin"], dependencies=[Depends(admin_user)])
+router.include_router(tables_admin_router)
 Page = Annotated[int, Query(ge=1, le=1_000_000)]
 PerPage = Annotated[int, Query(ge=1, le=200)]
 

@@ -443,7 +443,7 @@ class Table:
         await self.services.sio.close_room(table_room(self.id))
         return {"table_id": self.id, "paid_out": sum(p.amount for p in payouts)}
 
-    async def remove_user(self, user_id: int, *, at_once: bool) -> None:
+    async def remove_user(self, user_id: int, at_once: bool) -> None:
         """Take a player away (ban: at the end of the hand; deletion: ``at_once``)."""
         self._drop_from_waiting(user_id)
         claim = self.state.claim_of(user_id)

@@ -1,0 +1,1 @@
+"""Hand histories and player statistics over REST."""

@@ -1,0 +1,72 @@
+"""``/hands`` and ``/users/me/stats``: finished hands for the players dealt in (and admins)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Query
+from fastapi.responses import PlainTextResponse
+
+from app.accounts.dependencies import CurrentUser, DbSession
+from app.accounts.errors import AdminRequired
+from app.db.models import Role
+from app.db.tables import HandPlayer, HandRecord
+from app.hands import service
+from app.hands.schemas import HandDetail, HandPublic, HandsPublic, StatsPublic
+
+router = APIRouter(tags=["hands"])
+HandId = Annotated[str, Path(pattern=r"^[0-9a-f]{32}$", description="The hand's id")]
+Page = Annotated[int, Query(ge=1, le=1_000_000)]
+PerPage = Annotated[int, Query(ge=1, le=200)]
+
+
+def hand_public(hand: HandRecord, player: HandPlayer | None) -> HandPublic:
+    """A stored hand as its list entry (``net``/``seat``: the reader's, when dealt in)."""
+    return HandPublic(id=hand.id, table_id=hand.table_id, number=hand.number, pot=hand.pot,
+                      started_at=hand.started_at, ended_at=hand.ended_at,
+                      net=player.net if player else None, seat=player.seat if player else None)
+
+
+@router.get("/hands")
+async def list_hands(
+    user: CurrentUser,
+    session: DbSession,
+    mine: Annotated[bool, Query(description="Only hands you were dealt into")] = True,
+    page: Page = 1,
+    per_page: PerPage = 50,
+) -> HandsPublic:
+    """Hands you were dealt into, newest first (admins: every hand with mine=false)."""
+    offset = (page - 1) * per_page
+    if mine:
+        rows, count = await service.hands_of(session, user.id, offset=offset, limit=per_page)
+        items = [hand_public(hand, player) for hand, player in rows]
+    else:
+        if user.role is not Role.ADMIN:
+            raise AdminRequired("only admins may list every hand")
+        hands, count = await service.all_hands(session, table_id=None, offset=offset,
+                                               limit=per_page)
+        items = [hand_public(hand, None) for hand in hands]
+    return HandsPublic(items=items, count=count, page=page, per_page=per_page)
+
+
+@router.get("/hands/{hand_id}.phh", response_class=PlainTextResponse)
+async def read_hand_history(hand_id: HandId, user: CurrentUser, session: DbSession) -> str:
+    """The hand history in PHH; other players' unshown cards are hidden from players."""
+    hand, player = await service.hand_for(session, hand_id, user.id,
+                                          admin=user.role is Role.ADMIN)
+    return service.phh_text(hand, player)
+
+
+@router.get("/hands/{hand_id}")
+async def read_hand(hand_id: HandId, user: CurrentUser, session: DbSession) -> HandDetail:
+    """One hand you were dealt into: players, board, shown cards, pots and your result."""
+    hand, player = await service.hand_for(session, hand_id, user.id,
+                                          admin=user.role is Role.ADMIN)
+    return HandDetail(**hand_public(hand, player).model_dump(), summary=hand.summary)
+
+
+@router.get("/users/me/stats", tags=["users"])
+async def read_my_stats(user: CurrentUser, session: DbSession) -> StatsPublic:
+    """Hands played, hands won and net credits over every hand you were dealt into."""
+    played, won, net = await service.stats_of(session, user.id)
+    return StatsPublic(hands_played=played, hands_won=won, net=net)

@@ -1,0 +1,74 @@
+"""Response bodies of the hand-history and statistics API."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel
+
+
+class HandPublic(BaseModel):
+    """A finished hand: where and when, the pot, and what it meant for you."""
+
+    id: str
+    table_id: str
+    number: int
+    pot: int
+    started_at: datetime
+    ended_at: datetime
+    net: int | None
+    seat: int | None
+
+
+class HandDetail(HandPublic):
+    """A finished hand with its summary: players, board, shown cards and pots."""
+
+    summary: dict[str, Any]
+
+
+class HandsPublic(BaseModel):
+    """A page of hands, newest first, and how many there are in all."""
+
+    items: list[HandPublic]
+    count: int
+    page: int
+    per_page: int
+
+
+class StatsPublic(BaseModel):
+    """Your results over every hand you were dealt into."""
+
+    hands_played: int
+    hands_won: int
+    net: int
+
+
+class AdminTablePublic(BaseModel):
+    """A live table as admins see it: the lobby line plus its state of play."""
+
+    table: dict[str, Any]
+    hand_id: str | None
+    hand_number: int
+    players: list[dict[str, Any]]
+    escrowed: int
+
+
+class AdminTablesPublic(BaseModel):
+    """Every live table."""
+
+    items: list[AdminTablePublic]
+    count: int
+
+
+class TableCloseRequest(BaseModel):
+    """Why the table is closed (shown to its players)."""
+
+    reason: str = "closed by an admin"
+
+
+class TableClosed(BaseModel):
+    """A closed table and the credits paid back to its players."""
+
+    table_id: str
+    paid_out: int

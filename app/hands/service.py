@@ -1,0 +1,75 @@
+"""Reading finished hands and a player's results from storage."""
+
+from __future__ import annotations
+
+from sqlalchemy import case, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.tables import HandPlayer, HandRecord
+from app.errors import HoldemError
+from app.realtime.history import phh_for_viewer
+
+
+class HandNotFound(HoldemError):
+    """No hand with this id that you were dealt into."""
+
+    code = "hand_not_found"
+    status = 404
+
+
+Row = tuple[HandRecord, HandPlayer | None]
+
+
+async def hands_of(
+    session: AsyncSession, user_id: int, *, offset: int, limit: int
+) -> tuple[list[Row], int]:
+    """One page of the hands a player was dealt into, newest first, and their number."""
+    count = await session.scalar(
+        select(func.count()).select_from(HandPlayer).where(HandPlayer.user_id == user_id))
+    rows = await session.execute(
+        select(HandRecord, HandPlayer)
+        .join(HandPlayer, HandPlayer.hand_id == HandRecord.id)
+        .where(HandPlayer.user_id == user_id)
+        .order_by(HandRecord.ended_at.desc(), HandRecord.id)
+        .offset(offset).limit(limit))
+    return [(hand, player) for hand, player in rows.tuples()], int(count or 0)
+
+
+async def all_hands(
+    session: AsyncSession, *, table_id: str | None, offset: int, limit: int
+) -> tuple[list[HandRecord], int]:
+    """One page of every hand (optionally of one table), newest first (admins)."""
+    where = [HandRecord.table_id == table_id] if table_id else []
+    count = await session.scalar(select(func.count()).select_from(HandRecord).where(*where))
+    rows = await session.scalars(
+        select(HandRecord).where(*where).order_by(HandRecord.ended_at.desc(), HandRecord.id)
+        .offset(offset).limit(limit))
+    return list(rows), int(count or 0)
+
+
+async def hand_for(
+    session: AsyncSession, hand_id: str, user_id: int, *, admin: bool
+) -> Row:
+    """A hand the user was dealt into (any hand for an admin), or :class:`HandNotFound`."""
+    hand = await session.get(HandRecord, hand_id)
+    player = await session.get(HandPlayer, (hand_id, user_id)) if hand else None
+    if hand is None or (player is None and not admin):
+        raise HandNotFound("no such hand among yours", hand_id=hand_id)
+    return hand, player
+
+
+def phh_text(hand: HandRecord, player: HandPlayer | None) -> str:
+    """The hand history as this reader may see it (an admin, ``player`` None: every card)."""
+    if player is None:
+        return hand.phh
+    seats = [row["seat"] for row in hand.summary["players"]]
+    return phh_for_viewer(hand.phh, seats.index(player.seat) + 1)
+
+
+async def stats_of(session: AsyncSession, user_id: int) -> tuple[int, int, int]:
+    """Hands played, hands won (net above zero) and net credits of a player."""
+    played, won, net = (await session.execute(
+        select(func.count(), func.coalesce(func.sum(case((HandPlayer.net > 0, 1), else_=0)), 0),
+               func.coalesce(func.sum(HandPlayer.net), 0))
+        .where(HandPlayer.user_id == user_id))).one()
+    return int(played), int(won), int(net)

@@ -1,0 +1,109 @@
+"""``/admin/tables`` and ``/admin/hands``: live tables, closing them, every hand history.
+
+Included in :data:`app.admin.router.router`, so every route needs an admin;
+closing a table and reading a full hand history are written to the audit log.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi.responses import PlainTextResponse
+
+from app.accounts.dependencies import AdminUser, DbSession
+from app.admin.service import record
+from app.hands import service
+from app.hands.router import HandId, Page, PerPage, hand_public
+from app.hands.schemas import (
+    AdminTablePublic,
+    AdminTablesPublic,
+    HandDetail,
+    HandsPublic,
+    TableClosed,
+    TableCloseRequest,
+)
+from app.realtime.lobby import TableService
+from app.realtime.table import Table
+
+router = APIRouter(tags=["admin"])
+
+
+def get_tables(request: Request) -> TableService:
+    """The application's live tables."""
+    tables: TableService = request.app.state.realtime.tables
+    return tables
+
+
+Tables = Annotated[TableService, Depends(get_tables)]
+
+
+def valid_table(table_id: Annotated[str, Path(max_length=32)], tables: Tables) -> Table:
+    """The live table named in the path; 404 when there is none."""
+    return tables.get(table_id)
+
+
+TargetTable = Annotated[Table, Depends(valid_table)]
+
+
+def admin_table(table: Table) -> AdminTablePublic:
+    """A live table with who sits where (user ids included: this is for admins)."""
+    state = table.state
+    players = [
+        {**seat, "user_id": state.players[seat["seat"]].user_id} for seat in table.seats_public()
+    ]
+    return AdminTablePublic(table=table.summary(), hand_id=state.current.id if state.current
+                            else None, hand_number=state.hand_number, players=players,
+                            escrowed=state.escrowed())
+
+
+@router.get("/tables")
+async def list_tables(tables: Tables) -> AdminTablesPublic:
+    """Every live table, with its players and the credits it holds."""
+    items = [admin_table(table) for table in tables.tables.values() if not table.mailbox.closed]
+    return AdminTablesPublic(items=items, count=len(items))
+
+
+@router.post("/tables/{table_id}/close")
+async def close_table(
+    data: TableCloseRequest, table: TargetTable, tables: Tables, admin: AdminUser,
+    session: DbSession,
+) -> TableClosed:
+    """Close a table: a hand in play is void and every player is paid out."""
+    result = await tables.close(table.id, data.reason)
+    record(session, admin, "close_table", None, table_id=table.id, reason=data.reason,
+           paid_out=result["paid_out"])
+    await session.commit()
+    return TableClosed(table_id=table.id, paid_out=result["paid_out"])
+
+
+@router.get("/hands")
+async def list_all_hands(
+    session: DbSession,
+    table_id: Annotated[str | None, Query(max_length=32)] = None,
+    page: Page = 1,
+    per_page: PerPage = 50,
+) -> HandsPublic:
+    """Every finished hand (of one table), newest first."""
+    hands, count = await service.all_hands(session, table_id=table_id,
+                                           offset=(page - 1) * per_page, limit=per_page)
+    return HandsPublic(items=[hand_public(hand, None) for hand in hands], count=count,
+                       page=page, per_page=per_page)
+
+
+@router.get("/hands/{hand_id}.phh", response_class=PlainTextResponse)
+async def read_full_hand_history(
+    hand_id: HandId, admin: AdminUser, session: DbSession
+) -> str:
+    """A hand history with every player's cards (audit-logged)."""
+    hand, _ = await service.hand_for(session, hand_id, admin.id, admin=True)
+    record(session, admin, "read_hand_history", None, hand_id=hand_id)
+    await session.commit()
+    return service.phh_text(hand, None)
+
+
+@router.get("/hands/{hand_id}")
+async def read_any_hand(hand_id: HandId, admin: AdminUser, session: DbSession) -> HandDetail:
+    """One hand's summary."""
+    hand, player = await service.hand_for(session, hand_id, admin.id, admin=True)
+    return HandDetail(**hand_public(hand, player).model_dump(), summary=hand.summary)
