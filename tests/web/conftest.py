@@ -16,7 +16,7 @@ from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
 from app.config import Settings
 from app.main import create_app
-from tests.conftest import free_port
+from tests.conftest import PASSWORD, Mailbox, free_port, token_of
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -69,7 +69,9 @@ def live_server(settings: Settings) -> Iterator[LiveServer]:
     """The application with the test settings, answering at its own ``PUBLIC_URL``."""
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
-    settings = dataclasses.replace(settings, public_url=base_url)
+    settings = dataclasses.replace(
+        settings, public_url=base_url, action_seconds=30, hand_start_delay_seconds=0.3,
+        showdown_seconds=3, bot_delay_seconds=0.05)
     config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port,
                             log_level="warning", lifespan="on")
     live = LiveServer(settings, base_url, uvicorn.Server(config))
@@ -138,6 +140,20 @@ async def visitors(browser: Browser, live_server: LiveServer) -> AsyncIterator[V
             tab.check()
     finally:
         await opened.close()
+
+
+async def signed_in(tab: Tab, mailbox: Mailbox, name: str) -> None:
+    """Sign ``name`` up, confirm the address and log in, through the API of ``tab``'s
+    browser context (so its cookies hold the session)."""
+    email = f"{name.lower()}@example.com"
+    request = tab.page.context.request
+    response = await request.post("/auth/signup", data={
+        "email": email, "password": PASSWORD, "display_name": name})
+    assert response.ok, await response.text()
+    token = token_of(await mailbox.wait_for(email, "confirm your"))
+    assert (await request.post("/auth/verify-email", data={"token": token})).ok
+    response = await request.post("/auth/login", data={"email": email, "password": PASSWORD})
+    assert response.ok, await response.text()
 
 
 def screenshot_path(name: str) -> Path:

@@ -46,3 +46,15 @@ export function el(tag, props = {}, ...children) {
   }
   return node;
 }
+
+// An icon from the page's SVG sprite (templates/web/_symbols.html).
+export function icon(symbol, className) {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("class", className);
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("aria-hidden", "true");
+  const use = document.createElementNS("http://www.w3.org/2000/svg", "use");
+  use.setAttribute("href", `#${symbol}`);
+  svg.append(use);
+  return svg;
+}

@@ -77,7 +77,8 @@ function setUpForms(socket) {
       payload.bot_style = values.bot_style || null;
     }
     const ack = await request(socket, "table:create", payload);
-    window.location.assign(tableUrl(ack.table_id, true) + (ack.invite_code ? `&invite=${encodeURIComponent(ack.invite_code)}` : ""));
+    const invite = ack.invite_code ? `&invite=${encodeURIComponent(ack.invite_code)}` : "";
+    window.location.assign(tableUrl(ack.table.table_id, true) + invite);
   }, { busyText: "Opening…" });
   createForm.elements.namedItem("bots").addEventListener("change", (event) => {
     createForm.querySelector("#create-bot_count").disabled = !event.target.checked;

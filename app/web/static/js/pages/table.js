@@ -1,0 +1,289 @@
+import { bindForm, setStatus } from "../forms.js";
+import { chips, el } from "../format.js";
+import { currentUser, loginUrl, setBalance } from "../session.js";
+import { connect, request, showFatal, SocketMissing } from "../socket.js";
+import { ActionBar } from "../table/actions.js";
+import { describe } from "../table/log.js";
+import { renderCenter, renderSeats } from "../table/render.js";
+import { applyEvent, applySnapshot, applyTurn, emptyTable, mySeat } from "../table/state.js";
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(window.location.search);
+const tableId = $("table-page").dataset.tableId;
+const invite = params.get("invite") || undefined;
+const me = await currentUser();
+const table = emptyTable(tableId);
+let socket;
+let joined = false;
+let resyncing = false;
+let unreadChat = 0;
+
+function message(text) {
+  const slot = $("table-message");
+  slot.textContent = text || "";
+  slot.hidden = !text;
+}
+
+function log(text) {
+  if (!text) return;
+  const list = $("panel-log");
+  list.append(el("li", {}, text));
+  while (list.children.length > 300) list.firstChild.remove();
+  list.scrollTop = list.scrollHeight;
+}
+
+function renderChat() {
+  const lines = $("chat-lines");
+  lines.replaceChildren(...table.chat.map((line) => el("li", {},
+    el("strong", {}, `${line.player.name}: `), line.text)));
+  lines.scrollTop = lines.scrollHeight;
+}
+
+function renderTools() {
+  const seat = mySeat(table, me);
+  const taken = seat !== null ? table.seats[seat] : null;
+  const full = Object.keys(table.seats).length >= table.config.seats;
+  const waitingPlace = table.you ? table.you.waiting_position : null;
+  $("sit-out").hidden = !taken || taken.status === "sitting_out";
+  $("sit-in").hidden = !taken || taken.status !== "sitting_out";
+  $("top-up").hidden = !taken || taken.stack >= table.config.max_buy_in;
+  $("leave").hidden = !taken || taken.leaving;
+  $("wait-list").hidden = !me || Boolean(taken) || !full || Boolean(waitingPlace) || Boolean(table.closed);
+  $("unwait").hidden = !waitingPlace;
+  const role = $("table-role");
+  role.textContent = taken ? `Seat ${seat + 1}` : waitingPlace ? `Waiting list #${waitingPlace}` : "Watching";
+  role.className = `badge ${taken ? "badge-ok" : ""}`;
+}
+
+function render() {
+  if (!table.config) return;
+  const config = table.config;
+  $("table-name").textContent = config.name;
+  document.title = `${config.name} · holdem-server`;
+  $("table-stakes").textContent = `Blinds ${chips(config.small_blind)}/${chips(config.big_blind)}`
+    + `${config.ante ? `, ante ${chips(config.ante)}` : ""} · ${config.seats} seats`;
+  $("felt").dataset.seats = config.seats;
+  renderSeats($("seats"), table, me);
+  renderCenter(table, me);
+  renderTools();
+  actionBar.update(table, table.turn, mySeat(table, me));
+}
+
+// Ask for what we missed; messages arriving meanwhile are dropped, the replay brings them.
+function resync() {
+  if (resyncing) return;
+  resyncing = true;
+  join(table.seq).finally(() => { resyncing = false; });
+}
+
+// Apply a seq-numbered message once, in order; a gap means we missed some: ask again.
+function inOrder(body, apply) {
+  if (body.table_id !== tableId || !joined || table.seq === null) return;
+  if (body.seq <= table.seq) return;
+  if (body.seq > table.seq + 1) {
+    resync();
+    return;
+  }
+  table.seq = body.seq;
+  apply(body);
+  render();
+}
+
+async function join(sinceSeq) {
+  try {
+    const payload = { table_id: tableId, invite_code: invite };
+    if (sinceSeq !== null && sinceSeq !== undefined) payload.since_seq = sinceSeq;
+    joined = true;
+    await request(socket, "table:join", payload);
+    message(table.closed ? `This table is closed: ${table.closed}` : "");
+  } catch (error) {
+    joined = false;
+    message(error.message);
+  }
+}
+
+const actionBar = new ActionBar((payload) => request(socket, "table:action", { table_id: tableId, ...payload }));
+
+function listen() {
+  socket.on("connect", () => join(table.seq));
+  socket.on("table:snapshot", (snap) => {
+    if (snap.table_id !== tableId) return;
+    applySnapshot(table, snap);
+    joined = true;
+    renderChat();
+    render();
+    if (params.has("sit") && mySeat(table, me) === null) {
+      params.delete("sit");
+      const free = [...Array(table.config.seats).keys()].find((s) => !table.seats[s]);
+      if (free !== undefined) openSit(free);
+    }
+  });
+  socket.on("table:event", (body) => inOrder(body, () => {
+    const seat = mySeat(table, me);
+    log(describe(table, body, seat));
+    applyEvent(table, body, me);
+    if (body.event.type === "chat") {
+      renderChat();
+      if ($("panel-chat").hidden) {
+        unreadChat += 1;
+        $("chat-unread").textContent = unreadChat;
+        $("chat-unread").hidden = false;
+      }
+    }
+    if (body.event.type === "table_closed") message(`This table is closed: ${body.event.reason}`);
+  }));
+  socket.on("table:turn", (body) => inOrder(body, () => applyTurn(table, body)));
+  socket.on("user:notice", (notice) => {
+    if (notice.table_id !== tableId) return;
+    if (notice.kind === "cashed_out") {
+      log(`You cashed out ${chips(notice.amount)}`);
+      currentUser({ refresh: true });
+    } else if (notice.kind === "seat_offer") {
+      message(`A seat is free for you: seat ${notice.seat + 1}. Take it before the offer runs out.`);
+      openSit(notice.seat);
+    } else if (notice.kind === "seat_offer_expired") {
+      message("The seat offer ran out.");
+    } else if (notice.kind === "sat_out") {
+      message("You were sat out. Press “Sit in” to be dealt in again.");
+    }
+  });
+}
+
+// --- seats and tools -----------------------------------------------------------
+
+const sitDialog = $("sit-dialog");
+const sitForm = $("sit-form");
+
+function openSit(seat) {
+  if (!me) {
+    window.location.assign(loginUrl());
+    return;
+  }
+  const config = table.config;
+  const most = Math.min(config.max_buy_in, me.balance);
+  sitForm.elements.namedItem("seat").value = seat;
+  $("sit-seat").textContent = seat + 1;
+  const input = $("sit-buy_in");
+  input.min = config.min_buy_in;
+  input.max = config.max_buy_in;
+  input.value = Math.max(config.min_buy_in, most);
+  $("sit-buy_in-hint").textContent = `From ${chips(config.min_buy_in)} to ${chips(config.max_buy_in)}; you have ${chips(me.balance)} credits.`;
+  setStatus(sitForm, "");
+  $("sit-buy_in-error").textContent = "";
+  sitDialog.showModal();
+  input.select();
+}
+
+bindForm(sitForm, async (values) => {
+  const ack = await request(socket, "table:sit", { table_id: tableId, seat: Number(values.seat),
+    buy_in: Number(values.buy_in), invite_code: invite });
+  if (!ack.pending) table.you = { ...(table.you || {}), seat: ack.seat, waiting_position: null };
+  setBalance(ack.balance);
+  me.balance = ack.balance;
+  sitDialog.close();
+  if (ack.pending) message("You take the seat when the current hand ends.");
+  render();
+}, { fieldsByCode: { invalid_buy_in: ["buy_in"], insufficient_credits: ["buy_in"] } });
+$("sit-cancel").addEventListener("click", () => sitDialog.close());
+
+$("seats").addEventListener("click", (event) => {
+  const button = event.target.closest("[data-sit]");
+  if (button) openSit(Number(button.dataset.sit));
+});
+
+const topupDialog = $("topup-dialog");
+const topupForm = $("topup-form");
+$("top-up").addEventListener("click", () => {
+  const taken = table.seats[mySeat(table, me)];
+  const room = table.config.max_buy_in - taken.stack;
+  const input = $("topup-amount");
+  input.min = 1;
+  input.max = room;
+  input.value = Math.min(room, me.balance);
+  $("topup-amount-hint").textContent = `Up to ${chips(room)} (the table's maximum is ${chips(table.config.max_buy_in)}); between hands only.`;
+  setStatus(topupForm, "");
+  topupDialog.showModal();
+});
+bindForm(topupForm, async (values) => {
+  const ack = await request(socket, "table:top-up", { table_id: tableId, amount: Number(values.amount) });
+  if (ack.balance !== undefined) setBalance(ack.balance);
+  topupDialog.close();
+}, { fieldsByCode: { invalid_buy_in: ["amount"], insufficient_credits: ["amount"], hand_in_progress: [] } });
+$("topup-cancel").addEventListener("click", () => topupDialog.close());
+
+function tool(id, event, after) {
+  $(id).addEventListener("click", async () => {
+    $(id).disabled = true;
+    try {
+      const ack = await request(socket, event, { table_id: tableId });
+      message("");
+      if (after) after(ack);
+    } catch (error) {
+      message(error.message);
+    } finally {
+      $(id).disabled = false;
+      render();
+    }
+  });
+}
+tool("sit-out", "table:sit-out");
+tool("sit-in", "table:sit-in");
+tool("leave", "table:leave", (ack) => {
+  if (ack.at_hand_end) message("You leave when this hand ends; your chips go back to your balance then.");
+  else table.you = { ...(table.you || {}), seat: null };
+  currentUser({ refresh: true });
+});
+tool("wait-list", "table:wait", (ack) => { table.you = { ...(table.you || {}), waiting_position: ack.position }; });
+tool("unwait", "table:unwait", () => { table.you = { ...(table.you || {}), waiting_position: null }; });
+
+// --- chat and side tabs ---------------------------------------------------------------
+
+const chatForm = $("chat-form");
+bindForm(chatForm, async (values) => {
+  if (!me) throw new Error("Log in to chat.");
+  await request(socket, "table:chat", { table_id: tableId, text: values.text });
+  chatForm.reset();
+});
+
+function selectTab(name) {
+  for (const tab of ["log", "chat"]) {
+    $(`tab-${tab}`).setAttribute("aria-selected", String(tab === name));
+    $(`panel-${tab}`).hidden = tab !== name;
+  }
+  if (name === "chat") {
+    unreadChat = 0;
+    $("chat-unread").hidden = true;
+  }
+}
+$("tab-log").addEventListener("click", () => selectTab("log"));
+$("tab-chat").addEventListener("click", () => selectTab("chat"));
+document.addEventListener("keydown", (event) => {
+  if (event.key.toLowerCase() === "t" && !event.target.matches("input, textarea, select") && !document.querySelector("dialog[open]")) {
+    event.preventDefault();
+    selectTab("chat");
+    $("chat-text").focus();
+  } else if (event.key === "Escape" && event.target.id === "chat-text") {
+    event.target.blur();
+  }
+});
+
+// Keep the countdown text honest between renders.
+setInterval(() => {
+  for (const bar of document.querySelectorAll(".timer")) {
+    const turn = table.turn;
+    if (turn) bar.setAttribute("aria-label", `${Math.max(0, Math.ceil(turn.deadline - Date.now() / 1000))} seconds to act`);
+  }
+}, 1000);
+
+try {
+  if (me) {
+    socket = connect();
+    listen();
+  } else {
+    message("Log in to watch or play at this table.");
+    $("table-message").append(" ", el("a", { href: loginUrl() }, "Log in"));
+  }
+} catch (error) {
+  if (!(error instanceof SocketMissing)) throw error;
+  if (!$("vendor-missing")) showFatal(error.message);
+}

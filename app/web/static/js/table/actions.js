@@ -1,0 +1,161 @@
+// The action bar: only the actions the server listed as legal, bet sizes kept
+// inside its min and max, and keyboard shortcuts for each button.
+
+import { chips } from "../format.js";
+import { potTotal } from "./state.js";
+
+const $ = (id) => document.getElementById(id);
+
+export class ActionBar {
+  constructor(send) {
+    this.send = send;
+    this.legal = null;
+    this.busy = false;
+    this.slider = $("bet-slider");
+    this.amount = $("bet-amount");
+    $("act-fold").addEventListener("click", () => this.act("fold"));
+    $("act-check").addEventListener("click", () => this.act("check"));
+    $("act-call").addEventListener("click", () => this.act("call"));
+    $("act-raise").addEventListener("click", () => this.raise());
+    $("act-allin").addEventListener("click", () => this.act("all_in"));
+    $("act-show").addEventListener("click", () => this.act("show"));
+    $("act-muck").addEventListener("click", () => this.act("muck"));
+    this.slider.addEventListener("input", () => this.setAmount(Number(this.slider.value)));
+    this.amount.addEventListener("change", () => this.setAmount(Number(this.amount.value)));
+    this.amount.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") {
+        event.preventDefault();
+        this.setAmount(Number(this.amount.value));
+        this.raise();
+      }
+    });
+    for (const button of document.querySelectorAll("[data-preset]")) {
+      button.addEventListener("click", () => this.preset(button.dataset.preset));
+    }
+    document.addEventListener("keydown", (event) => this.key(event));
+  }
+
+  find(kind) {
+    return this.legal ? this.legal.find((a) => a.action === kind) : undefined;
+  }
+
+  // Show the choices of `turn` (ours) for `table`, or hide the bar.
+  update(table, turn, seat) {
+    const mine = turn && turn.legal_actions && turn.seat === seat && table.hand && table.hand.id === turn.hand_id;
+    const key = mine ? `${turn.hand_id}:${turn.seq}` : null;
+    if (key === this.key) return;
+    this.key = key;
+    this.legal = mine ? turn.legal_actions : null;
+    this.handId = mine ? turn.hand_id : null;
+    this.busy = false;
+    this.enable(true);
+    $("actions").hidden = !mine;
+    $("action-status").textContent = "";
+    if (!mine) return;
+    const me = table.hand.seats[seat];
+    this.myBet = me ? me.bet : 0;
+    this.toCall = turn.to_call || 0;
+    this.pot = potTotal(table.hand);
+    this.bigBlind = table.config.big_blind;
+    this.show("act-fold", this.find("fold") ? "Fold" : null);
+    this.show("act-check", this.find("check") ? "Check" : null);
+    const call = this.find("call");
+    const allIn = this.find("all_in");
+    this.show("act-call", call ? `Call ${chips(call.amount)}` : null);
+    const sized = this.find("raise") || this.find("bet");
+    this.sized = sized;
+    const allInSameAsCall = call && allIn && allIn.amount === this.myBet + call.amount;
+    this.show("act-allin", allIn && !allInSameAsCall ? `All-in ${chips(allIn.amount)}` : null);
+    this.show("act-show", this.find("show") ? "Show" : null);
+    this.show("act-muck", this.find("muck") ? "Muck" : null);
+    $("sizing").hidden = !sized;
+    if (sized) {
+      this.slider.min = this.amount.min = sized.min;
+      this.slider.max = this.amount.max = sized.max;
+      this.setAmount(sized.min);
+    }
+    const first = document.querySelector("#actions .act:not([hidden])");
+    if (first && !document.activeElement?.matches("input[type=text]")) first.focus({ preventScroll: true });
+  }
+
+  show(id, label) {
+    const button = $(id);
+    button.hidden = !label;
+    if (label) button.firstChild.textContent = `${label} `;
+  }
+
+  setAmount(value) {
+    const sized = this.sized;
+    if (!sized) return;
+    const amount = Math.round(Math.min(sized.max, Math.max(sized.min, Number.isFinite(value) ? value : sized.min)));
+    this.slider.value = amount;
+    this.amount.value = amount;
+    const verb = sized.action === "bet" ? "Bet" : "Raise to";
+    this.show("act-raise", amount === sized.max && this.find("all_in") ? `All-in ${chips(amount)}` : `${verb} ${chips(amount)}`);
+  }
+
+  // A preset size as a "to" amount: the call first, then a share of the pot after it.
+  preset(name) {
+    const sized = this.sized;
+    if (!sized) return;
+    const afterCall = this.pot + this.toCall;
+    const to = this.myBet + this.toCall;
+    const sizes = { min: sized.min, half: to + Math.floor(afterCall / 2), pot: to + afterCall, max: sized.max };
+    this.setAmount(sizes[name]);
+  }
+
+  raise() {
+    if (!this.sized) return;
+    const amount = Number(this.amount.value);
+    const allIn = this.find("all_in");
+    if (allIn && amount === allIn.amount) this.act("all_in");
+    else this.act(this.sized.action, amount);
+  }
+
+  async act(kind, amount) {
+    if (this.busy || !this.find(kind)) return;
+    const turn = this.key;
+    this.busy = true;
+    this.enable(false);
+    try {
+      await this.send({ hand_id: this.handId, type: kind, ...(amount !== undefined ? { amount } : {}) });
+      // The next turn may already be ours (its message can overtake this ack).
+      if (this.key === turn) $("actions").hidden = true;
+    } catch (error) {
+      if (this.key === turn) {
+        $("action-status").textContent = error.message;
+        this.busy = false;
+      }
+    } finally {
+      if (this.key === turn) this.enable(true);
+    }
+  }
+
+  enable(on) {
+    for (const button of document.querySelectorAll("#actions button")) button.disabled = !on;
+  }
+
+  key(event) {
+    if (!this.legal || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target.matches("input[type=text], textarea, select") || document.querySelector("dialog[open]")) return;
+    if (event.target === this.amount && !["ArrowUp", "ArrowDown"].includes(event.key)) return;
+    const key = event.key.toLowerCase();
+    const step = this.bigBlind || 1;
+    const actions = {
+      f: () => this.act("fold"),
+      c: () => (this.find("check") ? this.act("check") : this.act("call")),
+      k: () => this.act("check"),
+      r: () => this.raise(),
+      b: () => this.raise(),
+      a: () => (this.find("all_in") ? this.act("all_in") : null),
+      s: () => this.act("show"),
+      m: () => this.act("muck"),
+      arrowup: () => this.setAmount(Number(this.amount.value) + step),
+      arrowdown: () => this.setAmount(Number(this.amount.value) - step),
+    };
+    if (actions[key]) {
+      event.preventDefault();
+      actions[key]();
+    }
+  }
+}

@@ -1,0 +1,63 @@
+// The hand log: one line a person can read for each event.
+
+import { cardName } from "../cards.js";
+import { chips } from "../format.js";
+import { nameOf } from "./state.js";
+
+const STREETS = { flop: "Flop", turn: "Turn", river: "River" };
+
+function cards(list) {
+  return list.map((c) => c.replace("T", "10")).join(" ");
+}
+
+function acted(who, e) {
+  switch (e.action) {
+    case "fold": return `${who} folds`;
+    case "check": return `${who} checks`;
+    case "call": return `${who} calls ${chips(e.amount)}${e.all_in ? " and is all-in" : ""}`;
+    case "bet": return `${who} bets ${chips(e.total)}${e.all_in ? " (all-in)" : ""}`;
+    case "raise": return `${who} raises to ${chips(e.total)}${e.all_in ? " (all-in)" : ""}`;
+    case "all_in": return `${who} is all-in for ${chips(e.total)}`;
+    default: return `${who}: ${e.action}`;
+  }
+}
+
+export function handName(name) {
+  return name ? name.replaceAll("_", " ") : "";
+}
+
+// What a `table:event` says, or null when it is not worth a line.
+export function describe(table, message, me, mySeat) {
+  const e = message.event;
+  const who = e.seat !== undefined ? nameOf(table, e.seat) : "";
+  switch (e.type) {
+    case "hand_started": return `Hand #${e.number}: ${nameOf(table, e.button)} has the button`;
+    case "blind_posted": return `${who} posts the ${e.blind} blind ${chips(e.amount)}`;
+    case "ante_posted": return `${who} posts an ante of ${chips(e.amount)}`;
+    case "hole_cards_dealt":
+      return e.seat === mySeat && e.cards ? `You are dealt ${e.cards.map(cardName).join(" and ")}` : null;
+    case "player_acted": return acted(who, e);
+    case "board_dealt": return `${STREETS[e.street] || e.street}: ${cards(e.cards)}`;
+    case "uncalled_bet_returned": return `${chips(e.amount)} uncalled returned to ${who}`;
+    case "hand_shown": return `${who} shows ${cards(e.cards)}`;
+    case "hand_mucked": return `${who} mucks`;
+    case "pot_awarded": {
+      const names = e.seats.map((seat) => nameOf(table, seat)).join(" and ");
+      const pot = e.pot === 0 ? "the pot" : `side pot ${e.pot}`;
+      return `${names} ${e.seats.length > 1 ? "split" : "wins"} ${pot} (${chips(e.amount)})${e.hand ? ` with ${handName(e.hand)}` : ""}`;
+    }
+    case "hand_ended": return null;
+    case "hand_voided": return `Hand cancelled: ${e.reason}. Stacks are back to where they were.`;
+    case "player_sat": return `${e.player.name} sits in seat ${e.seat + 1} with ${chips(e.stack)}`;
+    case "player_left": return `${e.player.name} leaves with ${chips(e.stack)}`;
+    case "player_leaving": return `${who} will leave after this hand`;
+    case "player_connection": return e.connected ? `${who} is back` : `${who} lost the connection`;
+    case "player_sat_out": return `${who} sits out`;
+    case "player_sat_in": return `${who} is back in`;
+    case "player_timed_out": return `${who} ran out of time`;
+    case "stack_changed": return null;
+    case "waiting_list": return null;
+    case "table_closed": return `The table closed: ${e.reason}`;
+    default: return null;
+  }
+}

@@ -1,0 +1,203 @@
+// Drawing the table: seats around the oval, bets, the button, the board, pots, result.
+
+import { cardElement, cardRow, slotElement } from "../cards.js";
+import { chips, el, icon } from "../format.js";
+import { bestFive } from "./besthand.js";
+import { handName } from "./log.js";
+import { mySeat, nameOf, potTotal } from "./state.js";
+
+const STATUS_LABELS = {
+  folded: "Folded", mucked: "Mucked", all_in: "All-in", sitting_out: "Sitting out",
+  waiting_for_big_blind: "Waits for the big blind",
+};
+let boardShown = 0;
+
+// Where display position `k` of `n` sits, as percentages of the felt; 0 is bottom centre,
+// and positions go clockwise as seen from above, like the seats at a real table.
+function spot(k, n, radius) {
+  const angle = Math.PI / 2 + (k * 2 * Math.PI) / n;
+  return { x: 50 + 50 * radius * Math.cos(angle), y: 50 + 50 * radius * Math.sin(angle) };
+}
+
+function place(node, point) {
+  node.style.left = `${point.x}%`;
+  node.style.top = `${point.y}%`;
+  return node;
+}
+
+function avatar(player) {
+  if (player.bot) {
+    return el("span", { className: "avatar seat-avatar bot-avatar", role: "img", "aria-label": `Bot, ${player.bot} style` },
+      icon("bot", "bot-icon"));
+  }
+  return el("img", { className: "avatar seat-avatar", src: `/users/${encodeURIComponent(player.public_id)}/avatar`, alt: "" });
+}
+
+function timer(turn, config) {
+  const total = Math.max(1, config.action_seconds);
+  let left = turn.deadline - Date.now() / 1000;
+  if (!(left >= 0 && left <= total + 2)) left = total;
+  const bar = el("div", { className: "timer", role: "timer", "aria-label": `${Math.ceil(left)} seconds to act` },
+    el("div", { className: "timer-fill" }));
+  bar.firstChild.style.setProperty("--total", `${total}s`);
+  bar.firstChild.style.setProperty("--elapsed", `${-(total - left)}s`);
+  if (turn.time_bank) bar.classList.add("time-bank");
+  return bar;
+}
+
+function seatCards(table, seat, inHand, mine) {
+  if (!inHand || !inHand.dealt || inHand.status === "folded" || inHand.status === "mucked") return null;
+  if (mine && !inHand.shown) return null;
+  return cardRow(inHand.cards, { count: 2, className: "cards-sm seat-cards" });
+}
+
+function seatNode(table, me, seatNumber, k, n) {
+  const taken = table.seats[seatNumber];
+  const hand = table.hand;
+  const inHand = hand ? hand.seats[seatNumber] : null;
+  const mine = mySeat(table, me) === seatNumber;
+  const node = place(el("div", { className: "seat", dataset: { seat: seatNumber } }), spot(k, n, 1));
+  if (!taken && !inHand) {
+    node.classList.add("empty");
+    const canSit = me && mySeat(table, me) === null && !table.closed;
+    node.append(canSit
+      ? el("button", { type: "button", className: "button button-small sit-button", dataset: { sit: seatNumber },
+        "aria-label": `Sit in seat ${seatNumber + 1}` }, "Sit here")
+      : el("span", { className: "seat-empty-label" }, `Seat ${seatNumber + 1}`));
+    return node;
+  }
+  const player = taken ? taken.player : { name: `Seat ${seatNumber + 1}`, public_id: "" };
+  const status = inHand ? inHand.status : taken.status;
+  const stack = inHand ? inHand.stack : taken.stack;
+  const isActor = table.turn && table.turn.seat === seatNumber && hand && hand.phase !== "complete";
+  const won = inHand && inHand.won > 0 && hand.phase === "complete";
+  node.classList.toggle("mine", mine);
+  node.classList.toggle("actor", Boolean(isActor));
+  node.classList.toggle("out", ["folded", "mucked", "sitting_out"].includes(status));
+  node.classList.toggle("winner", Boolean(won));
+  const badges = [];
+  if (STATUS_LABELS[status] && status !== "waiting_for_big_blind") badges.push(STATUS_LABELS[status]);
+  if (taken && !taken.connected) badges.push("Disconnected");
+  if (taken && taken.leaving) badges.push("Leaving");
+  if (won) badges.push(`Won ${chips(inHand.won)}`);
+  const cards = seatCards(table, seatNumber, inHand, mine);
+  node.append(
+    cards || el("span", { className: "seat-cards-space" }),
+    el("div", { className: "seat-box" },
+      avatar(player),
+      el("div", { className: "seat-info" },
+        el("span", { className: "seat-name" }, player.name, mine ? " (you)" : ""),
+        el("span", { className: "seat-stack", "aria-label": `stack ${chips(stack)}` }, chips(stack))),
+      badges.length ? el("span", { className: "seat-badge" }, badges.join(" · ")) : null,
+      isActor ? timer(table.turn, table.config) : null),
+  );
+  return node;
+}
+
+function chipStack(amount, className) {
+  return el("div", { className }, el("span", { className: "chip", "aria-hidden": "true" }), chips(amount));
+}
+
+export function renderSeats(container, table, me) {
+  const n = table.config.seats;
+  const anchor = mySeat(table, me) ?? 0;
+  const nodes = [];
+  for (let seat = 0; seat < n; seat += 1) {
+    const k = (seat - anchor + n) % n;
+    nodes.push(seatNode(table, me, seat, k, n));
+    const inHand = table.hand ? table.hand.seats[seat] : null;
+    if (inHand && inHand.bet > 0) {
+      const bet = chipStack(inHand.bet, "bet");
+      bet.setAttribute("aria-label", `${nameOf(table, seat)} bets ${chips(inHand.bet)}`);
+      nodes.push(place(bet, spot(k, n, 0.6)));
+    }
+    if (table.button === seat && (table.hand || Object.keys(table.seats).length)) {
+      const button = el("div", { className: "dealer-button", title: "Dealer button", "aria-label": `${nameOf(table, seat)} has the dealer button` }, "D");
+      nodes.push(place(button, spot(k + 0.32, n, 0.74)));
+    }
+  }
+  container.replaceChildren(...nodes);
+}
+
+export function renderCenter(table, me) {
+  const hand = table.hand;
+  const board = document.getElementById("board");
+  const cards = hand ? hand.board : [];
+  const winners = winningCards(table);
+  const row = [];
+  for (let i = 0; i < 5; i += 1) {
+    if (i < cards.length) {
+      const card = cardElement(cards[i], { deal: i >= boardShown });
+      if (winners) card.classList.add(winners.has(cards[i]) ? "highlight" : "dim");
+      row.push(card);
+    } else {
+      row.push(slotElement());
+    }
+  }
+  boardShown = cards.length;
+  board.replaceChildren(...row);
+  board.classList.toggle("cards-lg", true);
+  board.setAttribute("aria-label", cards.length ? `Board: ${cards.join(" ")}` : "Board: no cards yet");
+
+  const pots = document.getElementById("pots");
+  const total = potTotal(hand);
+  const live = hand ? hand.pots.filter((p) => p.amount > 0) : [];
+  pots.replaceChildren(
+    total ? chipStack(total, "pot-total") : "",
+    live.length > 1 ? el("div", { className: "side-pots" },
+      live.map((p, i) => `${i === 0 ? "Main" : `Side ${i}`} ${chips(p.amount)}`).join(" · ")) : "",
+  );
+  if (total) pots.firstChild.prepend("Pot ");
+
+  document.getElementById("result").replaceChildren(...resultLines(table));
+  document.getElementById("hand-number").textContent = hand && hand.number ? `Hand #${hand.number}` : "";
+  renderMyCards(table, me, winners);
+}
+
+function resultLines(table) {
+  if (table.closed) return [el("p", { className: "result-line" }, `Table closed: ${table.closed}`)];
+  if (table.voided) return [el("p", { className: "result-line" }, `Hand cancelled: ${table.voided}`)];
+  const hand = table.hand;
+  if (!hand || !hand.awards.length) {
+    if (!hand && Object.keys(table.seats).length < 2) return [el("p", { className: "result-line muted" }, "Waiting for players…")];
+    return [];
+  }
+  return hand.awards.map((award) => {
+    const names = award.seats.map((seat) => nameOf(table, seat)).join(" and ");
+    const verb = award.seats.length > 1 ? "split" : "wins";
+    const what = award.pot === 0 ? "" : ` side pot ${award.pot}`;
+    const line = el("p", { className: "result-line" }, `${names} ${verb}${what} ${chips(award.amount)}`);
+    if (award.hand) line.append(" with ", el("strong", { className: "hand-name" }, handName(award.hand)));
+    const cards = winningCardsOf(table, award);
+    if (cards.length) line.append(" ", cardRow(cards, { className: "cards-sm result-cards" }));
+    return line;
+  });
+}
+
+function winningCardsOf(table, award) {
+  const hand = table.hand;
+  if (!award.hand || !hand) return [];
+  const hole = hand.seats[award.seats[0]].cards;
+  return hole ? bestFive([...hole, ...hand.board]) : [];
+}
+
+function winningCards(table) {
+  const hand = table.hand;
+  if (!hand || hand.phase !== "complete" || !hand.awards.length) return null;
+  const cards = winningCardsOf(table, hand.awards[0]);
+  return cards.length ? new Set(cards) : null;
+}
+
+function renderMyCards(table, me, winners) {
+  const slot = document.getElementById("my-cards");
+  const seat = mySeat(table, me);
+  const inHand = table.hand && seat !== null ? table.hand.seats[seat] : null;
+  if (!inHand || !inHand.cards) {
+    slot.replaceChildren(seat === null ? el("span", { className: "hint" }, me ? "Pick an empty seat to play." : "Watching. Log in to play.") : "");
+    return;
+  }
+  const row = cardRow(inHand.cards, { className: "cards-lg" });
+  if (["folded", "mucked"].includes(inHand.status)) row.classList.add("folded-cards");
+  if (winners) for (const card of row.children) card.classList.add(winners.has(card.dataset.card) ? "highlight" : "dim");
+  slot.replaceChildren(row);
+}

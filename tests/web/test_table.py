@@ -1,0 +1,223 @@
+"""Playing in a real browser: create a table with bots, sit, play hands by clicking,
+watch another player without ever seeing their cards, reload mid-hand."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from typing import Any
+
+from playwright.async_api import Page, WebSocket, expect
+
+from tests.conftest import Mailbox
+from tests.web.conftest import PHONE, LiveServer, Tab, Visitors, screenshot_path, signed_in
+
+HANDS_TO_PLAY = 3
+MAX_DECISIONS = 120
+
+# What the page is waiting for: our turn, or enough finished hands with a showdown.
+PROGRESS = """([hands, needShowdown]) => {
+  const actions = document.getElementById("actions");
+  if (actions && !actions.hidden && !actions.querySelector("button:disabled")) return "act";
+  const lines = [...document.querySelectorAll("#panel-log li")].map((li) => li.textContent);
+  const ended = lines.filter((t) => / (wins|split) (the pot|side pot)/.test(t)).length;
+  const showdowns = lines.filter((t) => / shows /.test(t)).length;
+  if (ended >= hands && (!needShowdown || showdowns > 0)) return "done";
+  return false;
+}"""
+
+
+async def create_table_with_bots(page: Page, *, name: str, seats: int, bots: int) -> str:
+    await page.goto("/")
+    form = page.locator("#create-form")
+    await form.get_by_label("Name").fill(name)
+    await form.get_by_label("Seats", exact=True).fill(str(seats))
+    await form.get_by_label("How many").fill(str(bots))
+    await form.get_by_label("Style").select_option("loose")
+    await form.get_by_role("button", name="Create table").click()
+    await page.wait_for_url(re.compile(r"/table/"))
+    match = re.search(r"/table/([^?]+)", page.url)
+    assert match
+    return match.group(1)
+
+
+async def sit(page: Page, buy_in: int | None = None) -> None:
+    dialog = page.locator("#sit-dialog")
+    await expect(dialog).to_be_visible()
+    if buy_in is not None:
+        await dialog.get_by_label("Buy-in").fill(str(buy_in))
+    await dialog.get_by_role("button", name="Sit down").click()
+    await expect(dialog).to_be_hidden()
+    await expect(page.locator(".seat.mine")).to_be_visible()
+
+
+async def passive_decision(page: Page) -> None:
+    """Check when we can, else call, else show: the way to reach showdowns."""
+    for button in ("#act-check", "#act-call", "#act-show", "#act-allin"):
+        target = page.locator(button)
+        if await target.is_visible():
+            await target.click()
+            return
+    raise AssertionError("no passive action offered")
+
+
+async def play(
+    page: Page, *, hands: int, showdown: bool, screenshot: str | None = None
+) -> set[str]:
+    """Click through decisions until ``hands`` pots were awarded (and one showdown seen);
+    returns the stacks our seat showed at each decision."""
+    stacks: set[str] = set()
+    for _ in range(MAX_DECISIONS):
+        handle = await page.wait_for_function(PROGRESS, arg=[hands, showdown], timeout=60_000)
+        if await handle.json_value() == "done":
+            return stacks
+        stacks.add(await my_stack(page).inner_text())
+        if screenshot and await page.locator("#board .pcard[data-card]").count() >= 3:
+            await page.screenshot(path=screenshot_path(screenshot))
+            screenshot = None
+        await passive_decision(page)
+    raise AssertionError(f"{hands} hands were not finished within {MAX_DECISIONS} decisions")
+
+
+def my_stack(page: Page) -> Any:
+    return page.locator(".seat.mine .seat-stack")
+
+
+async def test_play_hands_against_bots_to_showdown(
+    visitors: Visitors, live_server: LiveServer, mailbox: Mailbox
+) -> None:
+    tab = await visitors.new()
+    page = tab.page
+    await signed_in(tab, mailbox, "Dana")
+    table_id = await create_table_with_bots(page, name="Dana's table", seats=3, bots=2)
+    await sit(page, buy_in=1_000)
+    await expect(my_stack(page)).to_have_text("1,000")
+    await expect(page.locator("#nav-balance")).to_have_text("9,000 credits")
+
+    stacks = await play(page, hands=HANDS_TO_PLAY, showdown=True, screenshot="table-mid-hand")
+    assert len(stacks) > 1, stacks
+    await expect(page.locator("#panel-log")).to_contain_text(" shows ")
+
+    await page.get_by_role("link", name="Lobby").first.click()
+    await expect(page.locator(f'#tables tr[data-table-id="{table_id}"]')).to_contain_text("3 / 3")
+    await page.screenshot(path=screenshot_path("lobby"))
+
+    await page.goto(f"/table/{table_id}")
+    await page.get_by_role("button", name="Leave seat").click()
+    cashed_out = page.locator("#panel-log li", has_text="You cashed out")
+    await expect(cashed_out).to_have_count(1)
+    amount = int(re.sub(r"\D", "", await cashed_out.inner_text()))
+    await expect(page.locator("#nav-balance")).to_have_text(f"{9_000 + amount:,} credits")
+
+
+class Frames:
+    """Every Socket.IO event a page received, decoded from its WebSocket frames."""
+
+    def __init__(self, page: Page) -> None:
+        self.events: list[tuple[str, Any]] = []
+        page.on("websocket", self._watch)
+
+    def _watch(self, socket: WebSocket) -> None:
+        socket.on("framereceived", self._frame)
+
+    def _frame(self, payload: str | bytes) -> None:
+        text = payload.decode() if isinstance(payload, bytes) else payload
+        # Engine.IO "4" message + Socket.IO "2" event: 42["name", body]
+        if text.startswith("42"):
+            name, *args = json.loads(text[2:])
+            self.events.append((name, args[0] if args else None))
+
+    def named(self, name: str) -> list[Any]:
+        return [body for event, body in self.events if event == name]
+
+
+async def seat_of(page: Page) -> int:
+    return int(await page.locator(".seat.mine").get_attribute("data-seat") or "-1")
+
+
+async def play_together(pages: list[Page], *, hands: int) -> None:
+    """Every player checks or calls, each in its own browser, until ``hands`` pots went."""
+    await asyncio.gather(*(play(page, hands=hands, showdown=True) for page in pages))
+
+
+def cards_of_seat_in(frames: Frames, seat: int) -> list[Any]:
+    """Every hole card of ``seat`` a viewer was sent before that seat showed its hand."""
+    seen: list[Any] = []
+    for snapshot in frames.named("table:snapshot"):
+        for view in (snapshot["hand"] or {}).get("seats", []):
+            if view["seat"] == seat and not view["shown"]:
+                seen.append(view["cards"])
+    for message in frames.named("table:event"):
+        event = message["event"]
+        if event["type"] == "hole_cards_dealt" and event["seat"] == seat:
+            seen.append(event["cards"])
+    return [cards for cards in seen if cards is not None]
+
+
+async def test_two_players_see_each_others_actions_but_never_their_cards(
+    visitors: Visitors, live_server: LiveServer, mailbox: Mailbox
+) -> None:
+    erin, finn = await visitors.new(), await visitors.new(viewport=PHONE)
+    await signed_in(erin, mailbox, "Erin")
+    await signed_in(finn, mailbox, "Finn")
+    erin_frames, finn_frames = Frames(erin.page), Frames(finn.page)
+
+    await erin.page.goto("/")
+    form = erin.page.locator("#create-form")
+    await form.get_by_label("Name").fill("Heads up")
+    await form.get_by_label("Seats", exact=True).fill("2")
+    await form.get_by_label("Fill seats with bots").uncheck()
+    await form.get_by_role("button", name="Create table").click()
+    await erin.page.wait_for_url(re.compile(r"/table/"))
+    await sit(erin.page, buy_in=500)
+
+    await finn.page.goto("/")
+    await finn.page.get_by_role("link", name="Join Heads up").click()
+    await sit(finn.page, buy_in=500)
+    erin_seat, finn_seat = await seat_of(erin.page), await seat_of(finn.page)
+
+    # Mid-hand, each sees only the backs of the other's cards.
+    await expect(erin.page.locator("#my-cards .pcard[data-card]")).to_have_count(2)
+    await expect(finn.page.locator("#my-cards .pcard[data-card]")).to_have_count(2)
+    for tab, other in ((erin, finn_seat), (finn, erin_seat)):
+        hidden = tab.page.locator(f'.seat[data-seat="{other}"] .seat-cards .pcard')
+        await expect(hidden).to_have_count(2)
+        await expect(hidden.and_(tab.page.locator("[data-card]"))).to_have_count(0)
+
+    await play_together([erin.page, finn.page], hands=1)
+    await expect(erin.page.locator("#panel-log")).to_contain_text("Finn c")
+    await expect(finn.page.locator("#panel-log")).to_contain_text("Erin c")
+
+    assert cards_of_seat_in(erin_frames, finn_seat) == []
+    assert cards_of_seat_in(finn_frames, erin_seat) == []
+    assert cards_of_seat_in(erin_frames, erin_seat), "the frames hold our own cards"
+    for frames, other in ((erin_frames, finn_seat), (finn_frames, erin_seat)):
+        for turn in frames.named("table:turn"):
+            if turn["seat"] == other:
+                assert turn["legal_actions"] is None
+
+
+async def test_reloading_mid_hand_restores_the_hand_and_play_goes_on(
+    visitors: Visitors, live_server: LiveServer, mailbox: Mailbox
+) -> None:
+    tab: Tab = await visitors.new()
+    page = tab.page
+    await signed_in(tab, mailbox, "Gwen")
+    await create_table_with_bots(page, name="Reload", seats=3, bots=2)
+    await sit(page, buy_in=800)
+
+    await page.wait_for_function(PROGRESS, arg=[99, True])
+    cards = await page.locator("#my-cards .pcard").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    board = await page.locator("#board .pcard[data-card]").count()
+    await page.reload()
+    await expect(page.locator("#actions")).to_be_visible()
+    assert await page.locator("#my-cards .pcard").evaluate_all(
+        "cs => cs.map(c => c.dataset.card)") == cards
+    await expect(page.locator("#board .pcard[data-card]")).to_have_count(board)
+
+    await page.context.set_offline(True)
+    await expect(page.locator("#connection-banner")).to_contain_text("reconnecting")
+    await page.context.set_offline(False)
+    await expect(page.locator("#connection-banner")).to_be_hidden()
+    await play(page, hands=1, showdown=False)
