@@ -78,6 +78,8 @@ from app.poker.state import (
     Seat,
     SeatStatus,
     Stakes,
+    card_texts,
+    cards_from,
 )
 
 MAX_SEATS = 10
@@ -425,12 +427,11 @@ class Hand:
 
     def act(self, seat: int, action: ActionKind | str, amount: int | None = None) -> list[Event]:
         """Apply any action by name: ``act(3, "raise", 600)``, ``act(3, "fold")``."""
-        self.verify_act(seat, action, amount)
         kind = _kind(action)
-        if kind is ActionKind.BET:
-            return self.bet(seat, amount)  # type: ignore[arg-type]
-        if kind is ActionKind.RAISE:
-            return self.raise_to(seat, amount)  # type: ignore[arg-type]
+        if kind is ActionKind.BET or kind is ActionKind.RAISE:
+            if amount is None:
+                raise InvalidAction(f"expected an amount with a {kind.value}, got none")
+            return (self.bet if kind is ActionKind.BET else self.raise_to)(seat, amount)
         return _APPLY[kind](self, seat)
 
     # ---- JSON -----------------------------------------------------------
@@ -439,9 +440,9 @@ class Hand:
         """All of the state as JSON-safe data (server side: includes the deck)."""
         return {
             "stakes": self.stakes.to_dict(), "button": self.button,
-            "seats": [s.to_dict() for s in self.seats], "deck": [str(c) for c in self.deck],
-            "phase": self.phase.value, "board": [str(c) for c in self.board],
-            "burned": [str(c) for c in self.burned], "level": self.level,
+            "seats": [s.to_dict() for s in self.seats], "deck": card_texts(self.deck),
+            "phase": self.phase.value, "board": card_texts(self.board),
+            "burned": card_texts(self.burned), "level": self.level,
             "min_raise": self.min_raise, "to_act": list(self.to_act),
             "aggressor": self.aggressor, "history": [e.to_dict() for e in self.history],
         }
@@ -449,13 +450,11 @@ class Hand:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Hand:
         """Inverse of :meth:`to_dict`."""
-        def cards(key: str) -> list[Card]:
-            return [Card.parse(c) for c in data[key]]
-
         return cls(
             stakes=Stakes.from_dict(data["stakes"]), button=data["button"],
-            seats=[Seat.from_dict(s) for s in data["seats"]], deck=cards("deck"),
-            phase=Phase(data["phase"]), board=cards("board"), burned=cards("burned"),
+            seats=[Seat.from_dict(s) for s in data["seats"]], deck=cards_from(data["deck"]),
+            phase=Phase(data["phase"]), board=cards_from(data["board"]),
+            burned=cards_from(data["burned"]),
             level=data["level"], min_raise=data["min_raise"], to_act=list(data["to_act"]),
             aggressor=data["aggressor"], history=[event_from_dict(e) for e in data["history"]],
         )
@@ -479,6 +478,8 @@ def _can(verify: Any, *args: Any) -> bool:
 
 
 def _kind(action: ActionKind | str) -> ActionKind:
+    if type(action) is ActionKind:
+        return action
     try:
         return ActionKind(action)
     except ValueError:

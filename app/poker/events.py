@@ -11,12 +11,14 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from enum import StrEnum
+from functools import cache
 from typing import Any, ClassVar
 
 from app.poker.cards import Card
-from app.poker.state import Phase
+from app.poker.state import Phase, card_texts, cards_from
 
 
 class ActionKind(StrEnum):
@@ -53,8 +55,9 @@ class Event:
     def to_dict(self) -> dict[str, Any]:
         """The full record as JSON-safe data (private cards included)."""
         out: dict[str, Any] = {"type": self.type}
-        for f in fields(self):
-            out[f.name] = _encode(getattr(self, f.name))
+        for name, encode in _encoders(self.type):
+            value = getattr(self, name)
+            out[name] = value if encode is None or value is None else encode(value)
         return out
 
 
@@ -170,7 +173,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
 }
 
 _DECODERS: dict[str, Any] = {
-    "cards": lambda v: tuple(Card.parse(c) for c in v),
+    "cards": lambda v: tuple(cards_from(v)),
     "seats": tuple,
     "amounts": tuple,
     "stacks": tuple,
@@ -180,12 +183,21 @@ _DECODERS: dict[str, Any] = {
 }
 
 
-def _encode(value: Any) -> Any:
-    if isinstance(value, StrEnum):
-        return value.value
-    if isinstance(value, tuple):
-        return [str(v) if isinstance(v, Card) else v for v in value]
-    return value
+_ENCODERS: dict[str, Callable[[Any], Any]] = {
+    "cards": card_texts,
+    "seats": list,
+    "amounts": list,
+    "stacks": list,
+    "street": str,
+    "action": str,
+    "blind": str,
+}
+
+
+@cache
+def _encoders(event_type: str) -> tuple[tuple[str, Callable[[Any], Any] | None], ...]:
+    """Each field of an event type with how to make it JSON-safe (None: as it is)."""
+    return tuple((f.name, _ENCODERS.get(f.name)) for f in fields(EVENT_TYPES[event_type]))
 
 
 def event_from_dict(data: dict[str, Any]) -> Event:

@@ -6,12 +6,26 @@ back with nothing lost (``to_dict`` / ``from_dict``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from app.poker.cards import Card
+from app.poker.cards import FULL_DECK, Card
 from app.poker.errors import InvalidHandSetup
+
+_TEXT = {c: str(c) for c in FULL_DECK}
+_CARD = {text: c for c, text in _TEXT.items()}
+
+
+def card_texts(cards: Iterable[Card]) -> list[str]:
+    """Cards as their text (``["Ah", "Td"]``), for JSON."""
+    return [_TEXT[c] for c in cards]
+
+
+def cards_from(texts: Iterable[str]) -> list[Card]:
+    """Inverse of :func:`card_texts` (any spelling :meth:`Card.parse` accepts)."""
+    return [_CARD.get(t) or Card.parse(t) for t in texts]
 
 
 class Phase(StrEnum):
@@ -122,7 +136,7 @@ class Seat:
         return {
             "number": self.number, "starting_stack": self.starting_stack, "stack": self.stack,
             "bet": self.bet, "contributed": self.contributed, "dead": self.dead,
-            "cards": [str(c) for c in self.cards], "status": self.status.value,
+            "cards": card_texts(self.cards), "status": self.status.value,
             "shown": self.shown, "acted": self.acted, "acted_level": self.acted_level,
             "won": self.won,
         }
@@ -133,7 +147,7 @@ class Seat:
         return cls(
             number=data["number"], starting_stack=data["starting_stack"], stack=data["stack"],
             bet=data["bet"], contributed=data["contributed"], dead=data["dead"],
-            cards=tuple(Card.parse(c) for c in data["cards"]), status=SeatStatus(data["status"]),
+            cards=tuple(cards_from(data["cards"])), status=SeatStatus(data["status"]),
             shown=data["shown"], acted=data["acted"], acted_level=data["acted_level"],
             won=data["won"],
         )
