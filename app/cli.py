@@ -1,4 +1,4 @@
-"""The ``holdem`` command: serve, migrate, create-admin, eval, equity, outs, replay."""
+"""The ``holdem`` command: serve, migrate, create-admin, eval, equity, outs, replay, protocol."""
 
 from __future__ import annotations
 
@@ -261,6 +261,17 @@ def _add_replay_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     rp.set_defaults(func=cmd_replay)
 
 
+def cmd_protocol(args: argparse.Namespace) -> int:
+    """Print docs/PROTOCOL.md as generated from the event schemas, or write it."""
+    from app.realtime import protocol
+
+    if args.write:
+        print(f"wrote {protocol.write()}")
+    else:
+        sys.stdout.write(protocol.render())
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="holdem", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -272,6 +283,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_poker_commands(sub)
     _add_account_commands(sub)
     _add_replay_command(sub)
+    doc = sub.add_parser("protocol", help="the Socket.IO protocol page (docs/PROTOCOL.md)")
+    doc.add_argument("--write", action="store_true", help="write docs/PROTOCOL.md")
+    doc.set_defaults(func=cmd_protocol)
     return parser
 
 

@@ -87,6 +87,7 @@ class Table:
         self.out = Broadcaster(services.sio, services.connections, table_id,
                                next_seq=self._next_seq)
         self.watchers: dict[str, int | None] = {}
+        self.away: set[int] = set()
         self.dealer = Dealer(self)
         self._dirty = False
 
@@ -155,6 +156,10 @@ class Table:
         await self.services.sio.enter_room(sid, table_room(self.id))
         self.watchers[sid] = viewer.user_id if viewer else None
         user_id = viewer.user_id if viewer else None
+        player = self.state.player_of(user_id) if user_id is not None else None
+        if player is not None and player.user_id in self.away:
+            self.away.discard(player.user_id)
+            self.event({"type": "player_connection", "seat": player.seat, "connected": True})
         missed = self.out.missed(since_seq, user_id) if since_seq is not None else None
         if missed is None:
             self.out.to_session(sid, "table:snapshot", self.snapshot(user_id))
@@ -177,6 +182,7 @@ class Table:
             return
         player = self.state.player_of(user_id)
         if player is not None:
+            self.away.add(user_id)
             self.event({"type": "player_connection", "seat": player.seat, "connected": False})
 
     # ---- seats ----------------------------------------------------------------

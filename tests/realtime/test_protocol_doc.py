@@ -1,0 +1,17 @@
+"""docs/PROTOCOL.md is generated from the schemas and covers every event the server handles."""
+
+from __future__ import annotations
+
+from app.realtime import protocol
+from tests.realtime.harness import LiveServer
+
+
+def test_the_protocol_page_is_up_to_date() -> None:
+    assert protocol.DOC_PATH.read_text(encoding="utf-8") == protocol.render(), (
+        "docs/PROTOCOL.md is stale: run `holdem protocol --write`")
+
+
+async def test_every_handled_event_is_documented(server: LiveServer) -> None:
+    handled = set(server.realtime.sio.handlers["/"]) - {"connect", "disconnect", "*"}
+    documented = {request.name for request in protocol.REQUESTS}
+    assert handled == documented
