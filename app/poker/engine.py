@@ -53,7 +53,7 @@ from typing import Any
 
 from app.poker import betting, showdown
 from app.poker.betting import LegalAction
-from app.poker.cards import JOKER, Card, Deck
+from app.poker.cards import Card, Deck
 from app.poker.errors import (
     BetTooLarge,
     BetTooSmall,
@@ -61,7 +61,6 @@ from app.poker.errors import (
     CannotRaise,
     HandOver,
     InvalidAction,
-    InvalidHandSetup,
     NotInHand,
     NotYourTurn,
     WrongPhase,
@@ -80,9 +79,9 @@ from app.poker.state import (
     Stakes,
     card_texts,
     cards_from,
+    verify_setup,
 )
 
-MAX_SEATS = 10
 _ACTIVE = SeatStatus.ACTIVE
 _ALL_IN = SeatStatus.ALL_IN
 _FOLDED = SeatStatus.FOLDED
@@ -126,7 +125,7 @@ class Hand:
         is dealt in between hands). The deck is used up: its cards are dealt
         from the top, and it must hold at least two cards per seat plus eight.
         """
-        _verify_setup(stacks, button, deck.cards)
+        verify_setup(stacks, button, deck.cards)
         numbers = sorted(stacks)
         cut = numbers.index(button) + 1
         seats = [Seat(n, stacks[n], stacks[n]) for n in numbers[cut:] + numbers[:cut]]
@@ -496,23 +495,3 @@ _APPLY = {
     ActionKind.FOLD: Hand.fold, ActionKind.CHECK: Hand.check, ActionKind.CALL: Hand.call,
     ActionKind.ALL_IN: Hand.all_in, ActionKind.SHOW: Hand.show, ActionKind.MUCK: Hand.muck,
 }
-
-
-def _verify_setup(stacks: Mapping[int, int], button: int, cards: tuple[Card, ...]) -> None:
-    if not 2 <= len(stacks) <= MAX_SEATS:
-        raise InvalidHandSetup(f"expected 2 to {MAX_SEATS} seats dealt in, got {len(stacks)}")
-    for number, stack in stacks.items():
-        if not isinstance(number, int) or isinstance(number, bool) or number < 0:
-            raise InvalidHandSetup(f"expected seat numbers 0 or more, got {number!r}")
-        if not isinstance(stack, int) or isinstance(stack, bool) or stack <= 0:
-            raise InvalidHandSetup(f"expected a positive stack for seat {number}, got {stack!r}")
-    if button not in stacks:
-        raise InvalidHandSetup(
-            f"expected the button on a seat dealt in, got seat {button}", button=button
-        )
-    needed = 2 * len(stacks) + 8
-    if len(cards) < needed:
-        raise InvalidHandSetup(f"expected a deck of at least {needed} cards, got {len(cards)}")
-    distinct = set(cards)
-    if len(distinct) != len(cards) or JOKER in distinct:
-        raise InvalidHandSetup("expected a deck without jokers or repeated cards")

@@ -6,12 +6,12 @@ back with nothing lost (``to_dict`` / ``from_dict``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from app.poker.cards import FULL_DECK, Card
+from app.poker.cards import FULL_DECK, JOKER, Card
 from app.poker.errors import InvalidHandSetup
 
 _TEXT = {c: str(c) for c in FULL_DECK}
@@ -151,3 +151,27 @@ class Seat:
             shown=data["shown"], acted=data["acted"], acted_level=data["acted_level"],
             won=data["won"],
         )
+
+
+MAX_SEATS = 10
+
+
+def verify_setup(stacks: Mapping[int, int], button: int, cards: tuple[Card, ...]) -> None:
+    """Raise :class:`InvalidHandSetup` unless a hand can start with these seats and deck."""
+    if not 2 <= len(stacks) <= MAX_SEATS:
+        raise InvalidHandSetup(f"expected 2 to {MAX_SEATS} seats dealt in, got {len(stacks)}")
+    for number, stack in stacks.items():
+        if not isinstance(number, int) or isinstance(number, bool) or number < 0:
+            raise InvalidHandSetup(f"expected seat numbers 0 or more, got {number!r}")
+        if not isinstance(stack, int) or isinstance(stack, bool) or stack <= 0:
+            raise InvalidHandSetup(f"expected a positive stack for seat {number}, got {stack!r}")
+    if button not in stacks:
+        raise InvalidHandSetup(
+            f"expected the button on a seat dealt in, got seat {button}", button=button
+        )
+    needed = 2 * len(stacks) + 8
+    if len(cards) < needed:
+        raise InvalidHandSetup(f"expected a deck of at least {needed} cards, got {len(cards)}")
+    distinct = set(cards)
+    if len(distinct) != len(cards) or JOKER in distinct:
+        raise InvalidHandSetup("expected a deck without jokers or repeated cards")
