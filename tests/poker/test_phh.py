@@ -12,6 +12,7 @@ from app.cli import main
 from app.poker.cards import Deck
 from app.poker.engine import Hand
 from app.poker.errors import InvalidHandHistory
+from app.poker.events import event_from_dict
 from app.poker.phh import replay, to_phh
 from app.poker.state import Phase, Stakes
 from tests.poker.pokerkit_oracle import big_blind_is_short, pokerkit_shares
@@ -115,13 +116,7 @@ def _renumbered(hand: Hand, replayed: Hand) -> list:
         if data["type"] in ("pot_awarded", "hand_ended"):
             data["seats"] = [position[s] for s in data["seats"]]
         out.append(data)
-    return [_event(d) for d in out]
-
-
-def _event(data):
-    from app.poker.events import event_from_dict
-
-    return event_from_dict(data)
+    return [event_from_dict(d) for d in out]
 
 
 def test_export_names_the_variant_stakes_and_finishing_stacks():
