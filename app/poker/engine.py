@@ -197,7 +197,7 @@ class Hand:
 
     def _verify_turn(self, number: int, *, showdown: bool = False) -> int:
         if self.phase is Phase.COMPLETE:
-            raise HandOver("the hand is over", seat=number)
+            raise HandOver("expected a hand in play, got a complete hand", seat=number)
         if showdown != (self.phase is Phase.SHOWDOWN):
             expected = "the showdown" if showdown else "a betting round"
             raise WrongPhase(
