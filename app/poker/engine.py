@@ -83,7 +83,6 @@ from app.poker.state import (
 )
 
 _ACTIVE = SeatStatus.ACTIVE
-_ALL_IN = SeatStatus.ALL_IN
 _FOLDED = SeatStatus.FOLDED
 
 
@@ -185,7 +184,7 @@ class Hand:
         """Everything the actor may do now; empty when the hand is complete."""
         return betting.legal_actions(self)
 
-    # ---- betting rules ---------------------------------------------------
+    # ---- seats by number ---------------------------------------------------
 
     def _position(self, number: int) -> int:
         for i, s in enumerate(self.seats):
@@ -224,7 +223,7 @@ class Hand:
         """Fold: the seat gives up the hand; its chips stay in the pots."""
         i = self._verify_turn(seat)
         self.seats[i].status = _FOLDED
-        return self._acted(i, PlayerActed(seat, ActionKind.FOLD, 0, self.seats[i].bet))
+        return self._acted(PlayerActed(seat, ActionKind.FOLD, 0, self.seats[i].bet))
 
     def verify_check(self, seat: int) -> None:
         """Raise :class:`CannotCheck` if ``seat`` faces a bet."""
@@ -238,7 +237,7 @@ class Hand:
         """Check: stay in without adding chips."""
         i = self._checked_check(seat)
         self._mark_acted(i)
-        return self._acted(i, PlayerActed(seat, ActionKind.CHECK, 0, self.seats[i].bet))
+        return self._acted(PlayerActed(seat, ActionKind.CHECK, 0, self.seats[i].bet))
 
     def _checked_check(self, seat: int) -> int:
         i = self._verify_turn(seat)
@@ -261,7 +260,7 @@ class Hand:
         s = self.seats[i]
         s.put(owed)
         self._mark_acted(i)
-        return self._acted(i, PlayerActed(seat, ActionKind.CALL, owed, s.bet, s.stack == 0))
+        return self._acted(PlayerActed(seat, ActionKind.CALL, owed, s.bet, s.stack == 0))
 
     def _checked_call(self, seat: int) -> tuple[int, int]:
         i = self._verify_turn(seat)
@@ -355,18 +354,22 @@ class Hand:
         self._mark_acted(i)
         self.aggressor = i
         n = len(self.seats)
-        # Everyone else who can still bet acts again; ``_acted`` pops the raiser.
+        # Everyone else who can still bet acts again, in order after the bettor.
         after = ((i + k) % n for k in range(1, n))
-        self.to_act = [i] + [p for p in after if self.seats[p].status is _ACTIVE]
-        return self._acted(i, PlayerActed(s.number, kind, put, to, s.stack == 0))
+        self.to_act = [p for p in after if self.seats[p].status is _ACTIVE]
+        return self._after_action(PlayerActed(s.number, kind, put, to, s.stack == 0))
 
     def _mark_acted(self, i: int) -> None:
         s = self.seats[i]
         s.acted = True
         s.acted_level = self.level
 
-    def _acted(self, i: int, event: Event) -> list[Event]:
+    def _acted(self, event: Event) -> list[Event]:
+        """The actor's turn is over; move the hand on."""
         self.to_act.pop(0)
+        return self._after_action(event)
+
+    def _after_action(self, event: Event) -> list[Event]:
         events: list[Event] = [event]
         betting.advance(self, events)
         self.history.extend(events)
