@@ -158,7 +158,8 @@ def replay(text: str) -> Replay:
     _play(hand, actions)
     expected = data.get("finishing_stacks")
     if expected is not None:
-        expected = [int(v) if float(v).is_integer() else v for v in _list(data, "finishing_stacks")]
+        recorded = _list(data, "finishing_stacks", int | float)
+        expected = [int(v) if float(v).is_integer() else v for v in recorded]
     return Replay(hand, [s.stack for s in hand.seats], expected)
 
 
@@ -188,7 +189,7 @@ def _table(data: dict[str, Any]) -> tuple[Stakes, list[int]]:
     raise InvalidHandHistory(f"expected equal antes or a big-blind ante, got {antes}")
 
 
-def _list(data: dict[str, Any], key: str, kind: type = object) -> list[Any]:
+def _list(data: dict[str, Any], key: str, kind: Any = object) -> list[Any]:
     value = data.get(key)
     if not isinstance(value, list) or not all(isinstance(v, kind) for v in value):
         raise InvalidHandHistory(f"expected {key} to be a list, got {value!r}")
