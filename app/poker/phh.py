@@ -189,10 +189,14 @@ def _table(data: dict[str, Any]) -> tuple[Stakes, list[int]]:
     raise InvalidHandHistory(f"expected equal antes or a big-blind ante, got {antes}")
 
 
+_KINDS: dict[Any, str] = {str: "strings", int | float: "numbers"}
+
+
 def _list(data: dict[str, Any], key: str, kind: Any = object) -> list[Any]:
     value = data.get(key)
     if not isinstance(value, list) or not all(isinstance(v, kind) for v in value):
-        raise InvalidHandHistory(f"expected {key} to be a list, got {value!r}")
+        raise InvalidHandHistory(f"expected {key} to be a list of {_KINDS.get(kind, 'values')}, "
+                                 f"got {value!r}")
     return value
 
 
