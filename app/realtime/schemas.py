@@ -41,17 +41,21 @@ class TableCreate(Request):
     small_blind: Chips
     big_blind: Chips
     ante: Annotated[int, Field(ge=0, le=10**12)] = 0
-    min_buy_in: Chips | None = Field(None, description="Default: 20 big blinds")
-    max_buy_in: Chips | None = Field(None, description="Default: 100 big blinds")
+    min_buy_in: Chips | None = Field(default=None, description="Default: 20 big blinds")
+    max_buy_in: Chips | None = Field(default=None, description="Default: 100 big blinds")
     action_seconds: float | None = Field(
-        None, gt=0, le=300, description="Time to act per decision; default: the server's"
+        default=None, gt=0, le=300, description="Time to act per decision; default: the server's"
     )
-    private: bool = Field(False, description="Private tables need the invite code to watch or sit")
-    bots: bool = Field(False, description="Fill empty seats with bots")
+    private: bool = Field(
+        default=False, description="Private tables need the invite code to watch or sit"
+    )
+    bots: bool = Field(default=False, description="Fill empty seats with bots")
     bot_count: Annotated[int, Field(ge=0, le=9)] = Field(
-        1, description="How many seats bots may take (at most seats - 1)"
+        default=1, description="How many seats bots may take (at most seats - 1)"
     )
-    bot_style: BotStyle | None = Field(None, description="One style for all bots; default: mixed")
+    bot_style: BotStyle | None = Field(
+        default=None, description="One style for all bots; default: mixed"
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> TableCreate:
@@ -73,8 +77,8 @@ class QuickSeat(Request):
 
     small_blind: Chips
     big_blind: Chips
-    buy_in: Chips | None = Field(None, description="Default: the table's maximum buy-in")
-    bots: bool = Field(True, description="Whether a table opened for you gets bots")
+    buy_in: Chips | None = Field(default=None, description="Default: the table's maximum buy-in")
+    bots: bool = Field(default=True, description="Whether a table opened for you gets bots")
 
 
 class TableRef(Request):
@@ -222,7 +226,7 @@ class TurnInfo(Message):
     hand_id: str
     seat: int
     deadline: float = Field(description="Unix time in seconds when the seat times out")
-    time_bank: bool = Field(False, description="The seat is now using its time bank")
+    time_bank: bool = Field(default=False, description="The seat is now using its time bank")
     legal_actions: list[dict[str, Any]] | None = Field(
         None, description="Only to the player to act: {action, amount?, min?, max?}"
     )

@@ -156,16 +156,16 @@ class Table:
         await self.services.sio.enter_room(sid, table_room(self.id))
         self.watchers[sid] = viewer.user_id if viewer else None
         user_id = viewer.user_id if viewer else None
-        player = self.state.player_of(user_id) if user_id is not None else None
-        if player is not None and player.user_id in self.away:
-            self.away.discard(player.user_id)
-            self.event({"type": "player_connection", "seat": player.seat, "connected": True})
         missed = self.out.missed(since_seq, user_id) if since_seq is not None else None
         if missed is None:
             self.out.to_session(sid, "table:snapshot", self.snapshot(user_id))
         else:
             for name, body in missed:
                 self.out.to_session(sid, name, body)
+        player = self.state.player_of(user_id) if user_id is not None else None
+        if player is not None and player.user_id in self.away:
+            self.away.discard(player.user_id)
+            self.event({"type": "player_connection", "seat": player.seat, "connected": True})
         return {"table_id": self.id, "seq": self.state.seq,
                 "replayed": None if missed is None else len(missed)}
 

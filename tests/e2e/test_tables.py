@@ -142,3 +142,22 @@ async def test_players_sat_out_too_long_are_cashed_out_and_stood_up(
             assert left["event"]["seat"] == 2
         finally:
             await client.disconnect()
+
+
+async def test_quick_seat_opens_a_table_with_bots_then_fills_it(
+    server: LiveServer, players: Accounts, connect: Any
+) -> None:
+    first: Client = await connect(await players.player(verified=False))
+    seated = await first.ok("table:quick-seat", {"small_blind": 1, "big_blind": 2,
+                                                 "buy_in": 150})
+    table_id = seated["table_id"]
+    assert seated["balance"] == 10_000 - 150
+    second: Client = await connect(await players.player(verified=False))
+    joined = await second.ok("table:quick-seat", {"small_blind": 1, "big_blind": 2})
+    assert joined["table_id"] == table_id and joined["buy_in"] == 200
+    assert joined["seat"] != seated["seat"]
+    other = await second.ok("table:quick-seat", {"small_blind": 5, "big_blind": 10,
+                                                 "bots": False})
+    assert other["table_id"] != table_id
+    (listed,) = [t for t in server.realtime.tables.listing() if t["table_id"] == table_id]
+    assert listed["bots"] == 2 and listed["seated"] == 4

@@ -1,0 +1,122 @@
+"""Table state as data: JSON round trips, escrow accounting, replay windows, hidden cards."""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Any
+
+from app.poker.blinds import PlayerStatus
+from app.poker.bots import BotStyle
+from app.poker.cards import Deck
+from app.poker.engine import Hand
+from app.poker.phh import to_phh
+from app.poker.state import Stakes
+from app.realtime.broadcast import Broadcaster
+from app.realtime.connections import Connections
+from app.realtime.history import phh_for_viewer
+from app.realtime.seating import (
+    CHAT_KEPT,
+    HandInPlay,
+    Person,
+    Player,
+    SeatOffer,
+    Successor,
+    TableConfig,
+    TableState,
+)
+from app.realtime.table import clean_text
+
+
+def a_state() -> TableState:
+    config = TableConfig("t", 6, Stakes(5, 10, 1), 100, 1000, 20.0, private=True,
+                         invite_code="abc", bots=True, bot_count=2, bot_style=BotStyle.LOOSE)
+    state = TableState(config)
+    ann, bob = Person(1, "p1", "ann"), Person(2, "p2", "bob")
+    state.players[0] = Player(0, ann, 500, PlayerStatus.PLAYING, time_bank=12.5)
+    state.players[3] = Player(3, Person(None, "bot-1", "Ada (bot)"), 1000, bot=BotStyle.TIGHT,
+                              successor=Successor(bob, 300))
+    state.players[4] = Player(4, Person(3, "p3", "cy"), 200, PlayerStatus.SITTING_OUT,
+                              sat_out_at=1.5, leaving=True, paid_out=50)
+    hand, _ = Hand.start({0: 500, 3: 1000}, button=0, stakes=config.stakes,
+                         deck=Deck(rng=Random(3)))
+    state.current = HandInPlay("h" * 32, 7, hand, 100.0)
+    state.waiting = [Person(5, "p5", "dee")]
+    state.offer = SeatOffer(Person(5, "p5", "dee"), 1, 200.0)
+    state.chat = [{"player": ann.public(), "text": "hi", "at": 3.0}]
+    state.recent = [(10.0, 40)]
+    return state
+
+
+def test_table_state_survives_a_json_round_trip() -> None:
+    state = a_state()
+    again = TableState.from_dict(state.to_dict())
+    assert again.to_dict() == state.to_dict()
+    assert again.current is not None and again.current.hand.to_dict() == (
+        state.current.hand.to_dict() if state.current else None)
+
+
+def test_escrow_counts_people_and_claims_but_never_bot_chips() -> None:
+    state = a_state()
+    assert state.escrowed() == 500 + 300 + (200 - 50)
+    assert state.player_of(2) is None and state.claim_of(2) is state.players[3]
+    assert state.has_seat(2) and not state.has_seat(9)
+    assert state.free_seats() == [2, 5]
+    assert state.bot_seats() == []
+
+
+def test_chat_keeps_the_last_fifty_lines() -> None:
+    state = a_state()
+    for n in range(CHAT_KEPT + 10):
+        state.add_chat({"text": str(n)})
+    assert len(state.chat) == CHAT_KEPT and state.chat[-1]["text"] == str(CHAT_KEPT + 9)
+
+
+def test_lobby_figures_cover_the_last_hour() -> None:
+    state = a_state()
+    state.note_hand(4000.0, 100)
+    assert state.hands_per_hour(4000.0) == 1
+    assert state.average_pot(4000.0) == 100
+
+
+def test_chat_text_loses_control_characters() -> None:
+    assert clean_text("  hi\x00 there\u202e ") == "hi there"
+
+
+class _FakeServer:
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
+
+    async def emit(self, name: str, body: dict[str, Any], **target: Any) -> None:
+        self.sent.append((name, body, target))
+
+
+async def test_private_messages_go_to_the_owner_and_masked_to_everyone_else() -> None:
+    counter = iter(range(1, 100))
+    connections = Connections()
+    server = _FakeServer()
+    out = Broadcaster(server, connections, "t1", next_seq=lambda: next(counter))  # type: ignore[arg-type]
+    out.send("table:event", {"event": {"cards": None}}, owner=7,
+             private={"event": {"cards": ["As", "Kd"]}})
+    out.send("table:event", {"event": {"type": "chat"}})
+    await out.flush()
+    (_, masked, to_room), (_, full, to_owner), (_, public, _) = server.sent
+    assert masked == {"table_id": "t1", "seq": 1, "event": {"cards": None}}
+    assert to_room == {"room": "table:t1", "skip_sid": None}
+    assert full["seq"] == 1 and full["event"]["cards"] == ["As", "Kd"]
+    assert to_owner == {"room": "user:7"}
+    assert public["seq"] == 2
+    assert out.missed(0, 7) == [("table:event", full), ("table:event", public)]
+    assert out.missed(0, 8) == [("table:event", masked), ("table:event", public)]
+    assert out.missed(2, None) == []
+    assert out.missed(3, None) is None
+
+
+def test_a_player_reads_a_hand_history_without_other_unshown_cards() -> None:
+    deck = Deck.stacked("AsAh KsKh 2c 3d 4h 5s 6d 7c 8h 9s Tc".replace(" ", ""))
+    hand, _ = Hand.start({0: 100, 1: 100}, button=0, stakes=Stakes(5, 10), deck=deck)
+    hand.act(0, "fold")
+    text = to_phh(hand)
+    mine, theirs = phh_for_viewer(text, 1), phh_for_viewer(text, 2)
+    assert '"d dh p1 AsKs"' in mine and '"d dh p2 ????"' in mine
+    assert '"d dh p2 AhKh"' in theirs and '"d dh p1 ????"' in theirs
+    assert phh_for_viewer(text, None) == text
