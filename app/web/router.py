@@ -102,7 +102,7 @@ async def table(request: Request, table_id: TableId) -> HTMLResponse:
 @router.get("/admin")
 async def admin(request: Request) -> HTMLResponse:
     """Admin tools: users, tables, hand histories."""
-    return page(request, "admin", title="Admin", needs_socket=True)
+    return page(request, "admin", title="Admin")
 
 
 def mount_web(app: FastAPI) -> None:

@@ -30,10 +30,12 @@ TIMEOUT_MS = 15_000
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark every test in this folder ``browser``; skip them all without Chromium."""
+    """Mark every test here that drives Chromium ``browser``; skip them without it."""
     here = Path(__file__).parent
     for item in items:
-        if here in Path(str(item.fspath)).parents:
+        if here in Path(str(item.fspath)).parents and "browser" in getattr(
+            item, "fixturenames", ()
+        ):
             item.add_marker(pytest.mark.browser)
             if not CHROMIUM.exists():
                 item.add_marker(pytest.mark.skip(reason=(

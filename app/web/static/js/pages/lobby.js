@@ -38,6 +38,7 @@ function render(freshId) {
     return line;
   }));
   document.getElementById("tables-empty").hidden = tables.size > 0;
+  document.getElementById("tables").hidden = tables.size === 0;
   document.getElementById("tables-count").textContent = `${tables.size} open`;
 }
 

@@ -1,11 +1,16 @@
-import { api } from "../api.js";
+import { api, ApiError } from "../api.js";
 import { bindForm } from "../forms.js";
 import { currentUser, nextPath } from "../session.js";
 
 const form = document.getElementById("login-form");
 
 bindForm(form, async (values) => {
-  await api("POST", "/auth/login", { email: values.email, password: values.password });
+  try {
+    await api("POST", "/auth/login", { email: values.email, password: values.password });
+  } catch (error) {
+    if (error instanceof ApiError && error.details.reason) error.message += ` (reason: ${error.details.reason})`;
+    throw error;
+  }
   window.location.assign(nextPath("/"));
 }, { fieldsByCode: { account_banned: ["email"], rate_limited: [] }, busyText: "Logging in…" });
 

@@ -104,12 +104,21 @@ async function join(sinceSeq) {
 
 const actionBar = new ActionBar((payload) => request(socket, "table:action", { table_id: tableId, ...payload }));
 
+function joinedText(first) {
+  if (!first) return "Back in sync with the table.";
+  if (mySeat(table, me) !== null) return "Welcome back: your seat and cards are as you left them.";
+  if (table.hand) return "A hand is in play: sit down to be dealt into the next one.";
+  return "You joined the table.";
+}
+
 function listen() {
   socket.on("connect", () => join(table.seq));
   socket.on("table:snapshot", (snap) => {
     if (snap.table_id !== tableId) return;
+    const first = table.seq === null;
     applySnapshot(table, snap);
     joined = true;
+    log(joinedText(first));
     renderChat();
     render();
     if (params.has("sit") && mySeat(table, me) === null) {

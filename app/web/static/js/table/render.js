@@ -67,6 +67,8 @@ function seatNode(table, me, seatNumber, k, n) {
     return node;
   }
   const player = taken ? taken.player : { name: `Seat ${seatNumber + 1}`, public_id: "" };
+  // The robot avatar already says "bot"; the name keeps the room for the name itself.
+  const shortName = player.bot ? player.name.replace(/ \(bot\)$/, "") : player.name;
   const status = inHand ? inHand.status : taken.status;
   const stack = inHand ? inHand.stack : taken.stack;
   const isActor = table.turn && table.turn.seat === seatNumber && hand && hand.phase !== "complete";
@@ -86,7 +88,7 @@ function seatNode(table, me, seatNumber, k, n) {
     el("div", { className: "seat-box" },
       avatar(player),
       el("div", { className: "seat-info" },
-        el("span", { className: "seat-name" }, player.name, mine ? " (you)" : ""),
+        el("span", { className: "seat-name", title: player.name }, shortName, mine ? " (you)" : ""),
         el("span", { className: "seat-stack", "aria-label": `stack ${chips(stack)}` }, chips(stack))),
       badges.length ? el("span", { className: "seat-badge" }, badges.join(" · ")) : null,
       isActor ? timer(table.turn, table.config) : null),
@@ -188,12 +190,19 @@ function winningCards(table) {
   return cards.length ? new Set(cards) : null;
 }
 
+function watchingHint(table, me) {
+  if (!me) return "Watching. Log in to play.";
+  if (table.closed) return "This table is closed.";
+  if (Object.keys(table.seats).length >= table.config.seats) return "Watching: the table is full. Join the waiting list to get the next free seat.";
+  return "Watching: pick an empty seat to play.";
+}
+
 function renderMyCards(table, me, winners) {
   const slot = document.getElementById("my-cards");
   const seat = mySeat(table, me);
   const inHand = table.hand && seat !== null ? table.hand.seats[seat] : null;
   if (!inHand || !inHand.cards) {
-    slot.replaceChildren(seat === null ? el("span", { className: "hint" }, me ? "Pick an empty seat to play." : "Watching. Log in to play.") : "");
+    slot.replaceChildren(seat === null ? el("span", { className: "hint" }, watchingHint(table, me)) : "");
     return;
   }
   const row = cardRow(inHand.cards, { className: "cards-lg" });
