@@ -1,0 +1,48 @@
+"""With REDIS_URL set, rooms go through Redis and play works the same."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import httpx
+import pytest
+import socketio
+
+from app.config import Settings
+from tests.conftest import Accounts, Mailbox
+from tests.realtime.harness import Client, is_event, live_server, realtime_settings
+
+pytestmark = pytest.mark.redis
+
+
+async def test_a_hand_is_played_through_the_redis_manager(
+    settings: Settings, mailbox: Mailbox
+) -> None:
+    url = os.environ.get("TEST_REDIS_URL")
+    if not url:
+        pytest.skip("Redis runs are off: set TEST_REDIS_URL, e.g. redis://127.0.0.1:6379/0")
+    clients: list[Client] = []
+    async with live_server(realtime_settings(settings, redis_url=url)) as server, \
+            httpx.AsyncClient(base_url=server.url) as http:
+        assert isinstance(server.realtime.sio.manager, socketio.AsyncRedisManager)
+        accounts = Accounts(http, mailbox, server.app)
+        try:
+            for _ in range(2):
+                clients.append(await Client(server.url, await accounts.player(
+                    verified=False)).connect())
+            created = await clients[0].ok("table:create", {"name": "r", "small_blind": 1,
+                                                           "big_blind": 2})
+            table_id = created["table"]["table_id"]
+            for seat, client in enumerate(clients):
+                await client.ok("table:sit", {"table_id": table_id, "seat": seat,
+                                              "buy_in": 100})
+            turn: Any = await clients[0].wait_for("table:turn", lambda t: t["legal_actions"])
+            await clients[0].ok("table:action", {"table_id": table_id,
+                                                 "hand_id": turn["hand_id"], "type": "fold"})
+            await clients[1].wait_for("table:event", is_event("hand_ended", table_id))
+            mine = [e for e in clients[1].events(table_id) if e["type"] == "hole_cards_dealt"]
+            assert sorted(e["cards"] is None for e in mine) == [False, True]
+        finally:
+            for client in clients:
+                await client.disconnect()
