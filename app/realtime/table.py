@@ -133,6 +133,7 @@ class Table:
         self.mailbox.post(self._resume)
 
     async def _resume(self) -> None:
+        self.offer_free_seat()
         self.fill_with_bots()
         self.dealer.schedule_start()
         for player in self.state.players.values():
