@@ -174,8 +174,11 @@ def evaluate(cards: Sequence[Card], *, wild_ranks: Collection[int] = ()) -> Hand
     """The best five-card hand of 5 to 7 cards; jokers and ``wild_ranks`` are wild.
 
     A wild card becomes whatever rank and suit makes the best hand, including
-    five of a kind (above a straight flush). ``wild_ranks`` holds rank indices,
-    0 for deuces ... 12 for aces: ``wild_ranks={0}`` plays deuces wild.
+    five of a kind (above a straight flush). It may copy a card already in the
+    hand, as five of a kind needs, but a flush still takes five different ranks
+    (no "double-ace flush"). ``wild_ranks`` holds rank indices, 0 for deuces ...
+    12 for aces: ``wild_ranks={0}`` plays deuces wild. See :class:`HandValue`
+    for how ``best`` shows wild cards.
 
     >>> from app.poker.cards import parse_cards
     >>> evaluate(parse_cards("Ah Kh Qh Jh Th 2c 3d")).name
