@@ -42,12 +42,16 @@ async def create_table_with_bots(page: Page, *, name: str, seats: int, bots: int
     return match.group(1)
 
 
-async def sit(page: Page, buy_in: int | None = None) -> None:
+async def sit(page: Page, buy_in: int | None = None, refused: str | None = None) -> None:
+    """Sit down from the open seat dialog; with ``refused``, expect that error instead."""
     dialog = page.locator("#sit-dialog")
     await expect(dialog).to_be_visible()
     if buy_in is not None:
         await dialog.get_by_label("Buy-in").fill(str(buy_in))
     await dialog.get_by_role("button", name="Sit down").click()
+    if refused:
+        await expect(dialog.locator("#sit-buy_in-error")).to_contain_text(refused)
+        return
     await expect(dialog).to_be_hidden()
     await expect(page.locator(".seat.mine")).to_be_visible()
 
@@ -62,11 +66,32 @@ async def passive_decision(page: Page) -> None:
     raise AssertionError("no passive action offered")
 
 
+async def raise_by_half_pot(page: Page) -> bool:
+    """Size a bet with the half-pot preset and make it; False when no bet is possible."""
+    if not await page.locator("#sizing").is_visible():
+        return False
+    await page.get_by_role("button", name="½ pot").click()
+    amount = int(await page.locator("#bet-amount").input_value())
+    slider = page.locator("#bet-slider")
+    low = int(await slider.get_attribute("min") or 0)
+    high = int(await slider.get_attribute("max") or 0)
+    assert low <= amount <= high
+    label = await page.locator("#act-raise").inner_text()
+    await page.locator("#act-raise").click()
+    name = await page.locator(".seat.mine .seat-name").inner_text()
+    verb = {"Bet": "bets", "Rai": "raises to", "All": "is all-in for"}[label[:3]]
+    await expect(page.locator("#panel-log")).to_contain_text(
+        f"{name.removesuffix(' (you)')} {verb} {amount:,}")
+    return True
+
+
 async def play(
-    page: Page, *, hands: int, showdown: bool, screenshot: str | None = None
+    page: Page, *, hands: int, showdown: bool, screenshot: str | None = None,
+    keys: bool = False, raise_once: bool = False,
 ) -> set[str]:
-    """Click through decisions until ``hands`` pots were awarded (and one showdown seen);
-    returns the stacks our seat showed at each decision."""
+    """Act at each decision until ``hands`` pots were awarded (and one showdown seen): check
+    or call (clicking, or with the keyboard shortcut), once a half-pot raise. Returns the
+    stacks our seat showed at each decision."""
     stacks: set[str] = set()
     for _ in range(MAX_DECISIONS):
         handle = await page.wait_for_function(PROGRESS, arg=[hands, showdown], timeout=60_000)
@@ -76,7 +101,13 @@ async def play(
         if screenshot and await page.locator("#board .pcard[data-card]").count() >= 3:
             await page.screenshot(path=screenshot_path(screenshot))
             screenshot = None
-        await passive_decision(page)
+        if raise_once and await raise_by_half_pot(page):
+            raise_once = False
+        elif keys and not await page.locator("#act-show").is_visible():
+            await page.keyboard.press("c")
+            await expect(page.locator("#actions button:disabled")).to_have_count(0)
+        else:
+            await passive_decision(page)
     raise AssertionError(f"{hands} hands were not finished within {MAX_DECISIONS} decisions")
 
 
@@ -91,11 +122,13 @@ async def test_play_hands_against_bots_to_showdown(
     page = tab.page
     await signed_in(tab, mailbox, "Dana")
     table_id = await create_table_with_bots(page, name="Dana's table", seats=3, bots=2)
+    await sit(page, buy_in=50, refused="buy in for 200 to 1000")
     await sit(page, buy_in=1_000)
     await expect(my_stack(page)).to_have_text("1,000")
     await expect(page.locator("#nav-balance")).to_have_text("9,000 credits")
 
-    stacks = await play(page, hands=HANDS_TO_PLAY, showdown=True, screenshot="table-mid-hand")
+    stacks = await play(page, hands=HANDS_TO_PLAY, showdown=True, screenshot="table-mid-hand",
+                        raise_once=True)
     assert len(stacks) > 1, stacks
     await expect(page.locator("#panel-log")).to_contain_text(" shows ")
 
@@ -185,6 +218,12 @@ async def test_two_players_see_each_others_actions_but_never_their_cards(
         await expect(hidden).to_have_count(2)
         await expect(hidden.and_(tab.page.locator("[data-card]"))).to_have_count(0)
 
+    await erin.page.keyboard.press("t")
+    await erin.page.keyboard.type("good luck")
+    await erin.page.keyboard.press("Enter")
+    await finn.page.get_by_role("tab", name="Chat").click()
+    await expect(finn.page.locator("#chat-lines")).to_contain_text("Erin: good luck")
+
     await play_together([erin.page, finn.page], hands=1)
     await expect(erin.page.locator("#panel-log")).to_contain_text("Finn c")
     await expect(finn.page.locator("#panel-log")).to_contain_text("Erin c")
@@ -220,4 +259,4 @@ async def test_reloading_mid_hand_restores_the_hand_and_play_goes_on(
     await expect(page.locator("#connection-banner")).to_contain_text("reconnecting")
     await page.context.set_offline(False)
     await expect(page.locator("#connection-banner")).to_be_hidden()
-    await play(page, hands=1, showdown=False)
+    await play(page, hands=1, showdown=False, keys=True)

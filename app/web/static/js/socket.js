@@ -41,7 +41,10 @@ export function connect() {
     if (reason !== "io client disconnect") showBanner("Connection lost: reconnecting…");
   });
   socket.on("connect_error", (error) => {
-    showBanner(everConnected ? "Connection lost: reconnecting…" : `Cannot connect to the server (${error.message}): retrying…`);
+    const reason = (error.data && error.data.message) || error.message;
+    if (!socket.active) showBanner(`The server refused the connection: ${reason}. Log in again, then reload.`);
+    else if (everConnected) showBanner("Connection lost: reconnecting…");
+    else showBanner(`Cannot connect to the server (${reason}): retrying…`);
   });
   return socket;
 }

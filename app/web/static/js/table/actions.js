@@ -32,7 +32,7 @@ export class ActionBar {
     for (const button of document.querySelectorAll("[data-preset]")) {
       button.addEventListener("click", () => this.preset(button.dataset.preset));
     }
-    document.addEventListener("keydown", (event) => this.key(event));
+    document.addEventListener("keydown", (event) => this.onKey(event));
   }
 
   find(kind) {
@@ -42,9 +42,9 @@ export class ActionBar {
   // Show the choices of `turn` (ours) for `table`, or hide the bar.
   update(table, turn, seat) {
     const mine = turn && turn.legal_actions && turn.seat === seat && table.hand && table.hand.id === turn.hand_id;
-    const key = mine ? `${turn.hand_id}:${turn.seq}` : null;
-    if (key === this.key) return;
-    this.key = key;
+    const turnKey = mine ? `${turn.hand_id}:${turn.seq}` : null;
+    if (turnKey === this.turnKey) return;
+    this.turnKey = turnKey;
     this.legal = mine ? turn.legal_actions : null;
     this.handId = mine ? turn.hand_id : null;
     this.busy = false;
@@ -114,20 +114,20 @@ export class ActionBar {
 
   async act(kind, amount) {
     if (this.busy || !this.find(kind)) return;
-    const turn = this.key;
+    const turn = this.turnKey;
     this.busy = true;
     this.enable(false);
     try {
       await this.send({ hand_id: this.handId, type: kind, ...(amount !== undefined ? { amount } : {}) });
       // The next turn may already be ours (its message can overtake this ack).
-      if (this.key === turn) $("actions").hidden = true;
+      if (this.turnKey === turn) $("actions").hidden = true;
     } catch (error) {
-      if (this.key === turn) {
+      if (this.turnKey === turn) {
         $("action-status").textContent = error.message;
         this.busy = false;
       }
     } finally {
-      if (this.key === turn) this.enable(true);
+      if (this.turnKey === turn) this.enable(true);
     }
   }
 
@@ -135,7 +135,7 @@ export class ActionBar {
     for (const button of document.querySelectorAll("#actions button")) button.disabled = !on;
   }
 
-  key(event) {
+  onKey(event) {
     if (!this.legal || event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.target.matches("input[type=text], textarea, select") || document.querySelector("dialog[open]")) return;
     if (event.target === this.amount && !["ArrowUp", "ArrowDown"].includes(event.key)) return;
