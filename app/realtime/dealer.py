@@ -93,7 +93,7 @@ class Dealer:
         state.current = HandInPlay(uuid.uuid4().hex, state.hand_number, hand, self.table.now())
         self.table.event({
             "type": "hand_started", "number": state.hand_number, "button": plan.button,
-            "small_blind": plan.small_blind, "big_blind": plan.big_blind,
+            "small_blind_seat": plan.small_blind, "big_blind_seat": plan.big_blind,
             "seats": [{"seat": s.number, "stack": s.starting_stack} for s in hand.seats],
         }, hand_id=state.current.id)
         await self._progress(events)
