@@ -3,11 +3,23 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
+
+# Python's default thresholds (700, 10, 10) make a busy server run full
+# collections over every live object every few seconds, stalling every table at
+# once; these cut p99 at 2,000 players from seconds to tens of milliseconds
+# (bench/RESULTS.md, "Realtime load").
+SERVER_GC_THRESHOLDS = (50_000, 20, 100)
+
+
+def tune_garbage_collector() -> None:
+    """Collect garbage less often: the setting for a long-running server process."""
+    gc.set_threshold(*SERVER_GC_THRESHOLDS)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -18,8 +30,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from app.main import configure_logging, create_app
 
     configure_logging(get_settings())
+    tune_garbage_collector()
     print(f"holdem-server on http://{args.host}:{args.port}", flush=True)
-    uvicorn.run(create_app(), host=args.host, port=args.port, log_level="info")
+    # Per-message deflate nearly doubles memory per connection and raises p99
+    # for messages this small (bench/RESULTS.md, "Realtime load").
+    uvicorn.run(create_app(), host=args.host, port=args.port, log_level="info",
+                ws_per_message_deflate=False)
     return 0
 
 
