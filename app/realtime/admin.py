@@ -23,6 +23,7 @@ from app.hands.schemas import (
     TableClosed,
     TableCloseRequest,
 )
+from app.realtime import projection
 from app.realtime.lobby import TableService
 from app.realtime.table import Table
 
@@ -49,12 +50,11 @@ TargetTable = Annotated[Table, Depends(valid_table)]
 def admin_table(table: Table) -> AdminTablePublic:
     """A live table with who sits where (user ids included: this is for admins)."""
     state = table.state
-    players = [
-        {**seat, "user_id": state.players[seat["seat"]].user_id} for seat in table.seats_public()
-    ]
-    return AdminTablePublic(table=table.summary(), hand_id=state.current.id if state.current
-                            else None, hand_number=state.hand_number, players=players,
-                            escrowed=state.escrowed())
+    players = [{**seat, "user_id": state.players[seat["seat"]].user_id}
+               for seat in projection.seats_public(table)]
+    return AdminTablePublic(
+        table=projection.summary(table), hand_id=state.current.id if state.current else None,
+        hand_number=state.hand_number, players=players, escrowed=state.escrowed())
 
 
 @router.get("/tables")

@@ -330,7 +330,7 @@ class Dealer:
             self.table.state = TableState.from_dict(before)
             self.void_hand("the hand could not be stored")
             raise
-        self.table.offer_free_seat()
+        self.table.waiting.offer_free_seat()
         self.table.fill_with_bots()
         self.schedule_start()
 

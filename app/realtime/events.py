@@ -15,10 +15,12 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from app.errors import HoldemError
-from app.realtime import schemas
+from app.realtime import projection, schemas
+from app.realtime.actor import Handler
 from app.realtime.connections import LOBBY_ROOM, Viewer, user_room
 from app.realtime.errors import InternalError, InvalidPayload, LoginRequired
 from app.realtime.server import Realtime, refusal
+from app.realtime.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +121,7 @@ def register(realtime: Realtime) -> Events:
     @events.on("table:create", schemas.TableCreate)
     async def table_create(sid: str, viewer: Viewer, data: schemas.TableCreate) -> Result:
         table = await tables.create(viewer, data)
-        return {"table": table.summary(), "invite_code": table.state.config.invite_code}
+        return {"table": projection.summary(table), "invite_code": table.state.config.invite_code}
 
     @events.on("table:quick-seat", schemas.QuickSeat)
     async def quick_seat(sid: str, viewer: Viewer, data: schemas.QuickSeat) -> Result:
@@ -148,19 +150,19 @@ def register(realtime: Realtime) -> Events:
         tables.watching(sid, table.id)
         return result
 
-    def simple(event: str, method: str) -> None:
+    def simple(event: str, request: Callable[[Table], Handler]) -> None:
         async def handle(sid: str, viewer: Viewer, data: schemas.TableRef) -> Result:
             table = tables.get(data.table_id)
-            result: Result = await table.ask(getattr(table, method), viewer)
+            result: Result = await table.ask(request(table), viewer)
             return result
 
         events.on(event, schemas.TableRef)(handle)
 
-    simple("table:leave", "leave")
-    simple("table:sit-out", "sit_out")
-    simple("table:sit-in", "sit_in")
-    simple("table:wait", "wait")
-    simple("table:unwait", "unwait")
+    simple("table:leave", lambda table: table.leave)
+    simple("table:sit-out", lambda table: table.sit_out)
+    simple("table:sit-in", lambda table: table.sit_in)
+    simple("table:wait", lambda table: table.waiting.wait)
+    simple("table:unwait", lambda table: table.waiting.unwait)
 
     @events.on("table:top-up", schemas.TableTopUp)
     async def top_up(sid: str, viewer: Viewer, data: schemas.TableTopUp) -> Result:

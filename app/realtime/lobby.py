@@ -14,6 +14,7 @@ from typing import Any
 
 from app.errors import HoldemError
 from app.poker.state import Stakes
+from app.realtime import projection
 from app.realtime.connections import LOBBY_ROOM, Viewer
 from app.realtime.errors import InvalidPayload, SeatTaken, TableNotFound
 from app.realtime.schemas import QuickSeat, TableCreate
@@ -50,7 +51,7 @@ class TableService:
                 continue
             await self._check_escrow(table)
             self.tables[table.id] = table
-            self._listed[table.id] = table.summary()
+            self._listed[table.id] = projection.summary(table)
             await table.start()
         if self.tables:
             log.info("restored %d tables", len(self.tables))
@@ -116,7 +117,7 @@ class TableService:
         table = Table(table_id, state, self.services)
         self.tables[table_id] = table
         await table.start()
-        await self._summary_changed(table_id, table.summary())
+        await self._summary_changed(table_id, projection.summary(table))
         return table
 
     async def quick_seat(self, sid: str, viewer: Viewer, data: QuickSeat) -> dict[str, Any]:

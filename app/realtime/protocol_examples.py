@@ -292,9 +292,9 @@ TABLE_EVENT_TYPES: dict[str, str] = {
 
 EVENT_EXAMPLES: dict[str, dict[str, Any]] = {
     "hand_started": {"type": "hand_started", "number": 12, "button": 0,
-                     "small_blind_seat": 2, "big_blind_seat": 4, "seats": [{"seat": 2, "stack": 1000},
-                                               {"seat": 4, "stack": 640},
-                                               {"seat": 0, "stack": 1210}]},
+                     "small_blind_seat": 2, "big_blind_seat": 4,
+                     "seats": [{"seat": 2, "stack": 1000}, {"seat": 4, "stack": 640},
+                               {"seat": 0, "stack": 1210}]},
     "ante_posted": {"type": "ante_posted", "seat": 2, "amount": 1, "all_in": False,
                     "dead": False},
     "blind_posted": {"type": "blind_posted", "seat": 2, "blind": "small", "amount": 5,

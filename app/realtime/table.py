@@ -22,6 +22,7 @@ from app.accounts.ratelimit import RateLimiter
 from app.config import Settings
 from app.poker.blinds import PlayerStatus
 from app.poker.cards import Deck
+from app.realtime import projection
 from app.realtime.actor import Handler, Mailbox
 from app.realtime.broadcast import Broadcaster
 from app.realtime.connections import Connections, Viewer, table_room
@@ -34,11 +35,11 @@ from app.realtime.errors import (
     InviteRequired,
     NoSuchSeat,
     NotSeated,
-    NotWaiting,
     SeatTaken,
 )
-from app.realtime.seating import Person, Player, SeatOffer, Successor, TableState
+from app.realtime.seating import Person, Player, Successor, TableState
 from app.realtime.store import Payout, TableStore
+from app.realtime.waiting import WaitingList
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +90,7 @@ class Table:
         self.watchers: dict[str, int | None] = {}
         self.away: set[int] = set()
         self.dealer = Dealer(self)
+        self.waiting = WaitingList(self)
         self._dirty = False
 
     # ---- plumbing -----------------------------------------------------------
@@ -125,7 +127,7 @@ class Table:
             await self.services.store.save(self.id, self.state.to_dict())
         await self.out.flush()
         if not self.mailbox.closed:
-            await self.services.on_summary(self.id, self.summary())
+            await self.services.on_summary(self.id, projection.summary(self))
 
     async def start(self) -> None:
         """Start the table's task and, when it can, the first hand."""
@@ -133,7 +135,7 @@ class Table:
         self.mailbox.post(self._resume)
 
     async def _resume(self) -> None:
-        self.offer_free_seat()
+        self.waiting.offer_free_seat()
         self.fill_with_bots()
         self.dealer.schedule_start()
         for player in self.state.players.values():
@@ -159,7 +161,7 @@ class Table:
         user_id = viewer.user_id if viewer else None
         missed = self.out.missed(since_seq, user_id) if since_seq is not None else None
         if missed is None:
-            self.out.to_session(sid, "table:snapshot", self.snapshot(user_id))
+            self.out.to_session(sid, "table:snapshot", projection.snapshot(self, user_id))
         else:
             for name, body in missed:
                 self.out.to_session(sid, name, body)
@@ -226,7 +228,7 @@ class Table:
                 self.stand_up(bot)
             self.state.players[seat] = Player(seat, person, buy_in,
                                               time_bank=self.settings.time_bank_seconds)
-        self._drop_from_waiting(viewer.user_id)
+        self.waiting.drop(viewer.user_id)
         try:
             balance = await self.services.store.buy_in(self.id, viewer.user_id, buy_in,
                                                        self.state.to_dict())
@@ -261,7 +263,7 @@ class Table:
         payouts = [p for p in (self.stand_up(player) for player in players) if p]
         await self.services.store.cash_out(self.id, [p for p in payouts if p.amount],
                                            self.state.to_dict())
-        self.offer_free_seat()
+        self.waiting.offer_free_seat()
         self.fill_with_bots()
 
     async def leave(self, viewer: Viewer) -> dict[str, Any]:
@@ -330,68 +332,6 @@ class Table:
         self.dealer.schedule_start()
         return {"table_id": self.id, "stack": player.stack, "balance": balance}
 
-    # ---- waiting list -----------------------------------------------------------
-
-    async def wait(self, viewer: Viewer) -> dict[str, Any]:
-        """Join the waiting list of a full table."""
-        if self.state.has_seat(viewer.user_id):
-            raise AlreadySeated("you already have a seat at this table")
-        if self.state.free_seats() or self.state.bot_seats():
-            raise NotWaiting("there is a free seat: sit down")
-        if all(p.user_id != viewer.user_id for p in self.state.waiting):
-            self.state.waiting.append(person_of(viewer))
-            self._announce_waiting()
-        place = [p.user_id for p in self.state.waiting].index(viewer.user_id) + 1
-        return {"table_id": self.id, "position": place}
-
-    async def unwait(self, viewer: Viewer) -> dict[str, Any]:
-        """Leave the waiting list."""
-        if all(p.user_id != viewer.user_id for p in self.state.waiting):
-            raise NotWaiting("you are not on the waiting list")
-        self._drop_from_waiting(viewer.user_id)
-        return {"table_id": self.id}
-
-    def _drop_from_waiting(self, user_id: int) -> None:
-        before = len(self.state.waiting)
-        self.state.waiting = [p for p in self.state.waiting if p.user_id != user_id]
-        if self.state.offer is not None and self.state.offer.person.user_id == user_id:
-            self.state.offer = None
-            self.mailbox.cancel("offer")
-        if len(self.state.waiting) != before:
-            self._announce_waiting()
-
-    def _announce_waiting(self) -> None:
-        self.touch()
-        self.event({"type": "waiting_list", "count": len(self.state.waiting)})
-
-    def offer_free_seat(self) -> None:
-        """Hold a free seat for the first waiting player, for a limited time."""
-        if self.state.offer is not None or not self.state.waiting:
-            return
-        free = self.state.free_seats()
-        if not free:
-            return
-        person = self.state.waiting[0]
-        expires = self.now() + self.settings.seat_offer_seconds
-        self.state.offer = SeatOffer(person, free[0], expires)
-        self.touch()
-        assert person.user_id is not None
-        self.out.to_user(person.user_id, "user:notice", {
-            "kind": "seat_offer", "table_id": self.id, "seat": free[0], "expires_at": expires,
-            "min_buy_in": self.state.config.min_buy_in,
-            "max_buy_in": self.state.config.max_buy_in})
-        self.mailbox.later("offer", self.settings.seat_offer_seconds, self._offer_expired,
-                           person.user_id)
-
-    async def _offer_expired(self, user_id: int) -> None:
-        offer = self.state.offer
-        if offer is None or offer.person.user_id != user_id:
-            return
-        self.out.to_user(user_id, "user:notice", {
-            "kind": "seat_offer_expired", "table_id": self.id, "seat": offer.seat})
-        self._drop_from_waiting(user_id)
-        self.offer_free_seat()
-
     # ---- bots -------------------------------------------------------------------
 
     def fill_with_bots(self) -> None:
@@ -452,7 +392,7 @@ class Table:
 
     async def remove_user(self, user_id: int, at_once: bool) -> None:
         """Take a player away (ban: at the end of the hand; deletion: ``at_once``)."""
-        self._drop_from_waiting(user_id)
+        self.waiting.drop(user_id)
         claim = self.state.claim_of(user_id)
         if claim is not None and claim.successor is not None:
             refund, claim.successor = claim.successor.buy_in, None
@@ -469,53 +409,3 @@ class Table:
         if at_once:
             await self.dealer.pay_out_early(player)
         self.dealer.act_for_absent()
-
-    # ---- what viewers see ---------------------------------------------------------
-
-    def seats_public(self) -> list[dict[str, Any]]:
-        """Every taken seat as ``SeatPublic``."""
-        connections = self.services.connections
-        return [
-            {"seat": p.seat, "player": p.person.public(p.bot), "stack": p.stack,
-             "status": p.status.value, "leaving": p.leaving,
-             "connected": p.is_bot or (p.user_id is not None
-                                       and connections.is_connected(p.user_id))}
-            for p in sorted(self.state.players.values(), key=lambda p: p.seat)
-        ]
-
-    def snapshot(self, user_id: int | None) -> dict[str, Any]:
-        """``table:snapshot`` for one viewer: their own cards only."""
-        state = self.state
-        player = state.player_of(user_id) if user_id is not None else None
-        current = state.current
-        you = None
-        if user_id is not None:
-            waiting = [p.user_id for p in state.waiting]
-            you = {
-                "seat": player.seat if player else None,
-                "time_bank": player.time_bank if player else None,
-                "claimed_seat": (claim.seat if (claim := state.claim_of(user_id)) else None),
-                "waiting_position": waiting.index(user_id) + 1 if user_id in waiting else None,
-            }
-        return {
-            "table_id": self.id, "seq": state.seq, "config": state.config.public(),
-            "seats": self.seats_public(), "button": state.button,
-            "hand_id": current.id if current else None,
-            "hand": self.dealer.hand_view(player.seat if player else None),
-            "turn": self.dealer.turn_for(user_id), "chat": list(state.chat),
-            "waiting": len(state.waiting), "you": you,
-        }
-
-    def summary(self) -> dict[str, Any]:
-        """The table as the lobby lists it (``TableSummary``)."""
-        state, config, now = self.state, self.state.config, self.now()
-        return {
-            "table_id": self.id, "name": config.name,
-            "small_blind": config.stakes.small_blind, "big_blind": config.stakes.big_blind,
-            "ante": config.stakes.ante, "min_buy_in": config.min_buy_in,
-            "max_buy_in": config.max_buy_in, "seats": config.seats,
-            "seated": len(state.players),
-            "bots": sum(1 for p in state.players.values() if p.is_bot),
-            "waiting": len(state.waiting), "average_pot": state.average_pot(now),
-            "hands_per_hour": state.hands_per_hour(now), "private": config.private,
-        }

@@ -164,32 +164,21 @@ async def test_quick_seat_opens_a_table_with_bots_then_fills_it(
 
 
 async def test_an_unanswered_seat_offer_passes_to_the_next_waiting_player(
-    settings: Settings, mailbox: Mailbox
+    server: LiveServer, players: Accounts, connect: Any
 ) -> None:
-    quick = realtime_settings(settings, seat_offer_seconds=0.2)
-    clients: list[Client] = []
-    async with live_server(quick) as server, httpx.AsyncClient(base_url=server.url) as http:
-        accounts = Accounts(http, mailbox, server.app)
-
-        async def connect(player: Any) -> Client:
-            clients.append(await Client(server.url, player).connect())
-            return clients[-1]
-
-        try:
-            table = await seat_players(accounts, connect, [300, 300], seats=2)
-            slow = await connect(await accounts.player(verified=False))
-            keen = await connect(await accounts.player(verified=False))
-            for client in (slow, keen):
-                await client.ok("table:wait", {"table_id": table.id})
-            await table.seats[1].ok("table:leave", {"table_id": table.id})
-            await slow.wait_for("user:notice", lambda n: n["kind"] == "seat_offer")
-            await slow.wait_for("user:notice", lambda n: n["kind"] == "seat_offer_expired")
-            offer = await keen.wait_for("user:notice", lambda n: n["kind"] == "seat_offer")
-            late = await slow.call("table:sit", {"table_id": table.id, "seat": offer["seat"],
-                                                 "buy_in": 300})
-            assert late["error"]["code"] == "seat_taken"
-            await keen.ok("table:sit", {"table_id": table.id, "seat": offer["seat"],
-                                        "buy_in": 300})
-        finally:
-            for client in clients:
-                await client.disconnect()
+    table = await seat_players(players, connect, [300, 300], seats=2)
+    slow_player = await players.player(verified=False)
+    slow: Client = await connect(slow_player)
+    keen: Client = await connect(await players.player(verified=False))
+    for client in (slow, keen):
+        await client.ok("table:wait", {"table_id": table.id})
+    await table.seats[1].ok("table:leave", {"table_id": table.id})
+    await slow.wait_for("user:notice", lambda n: n["kind"] == "seat_offer")
+    live = server.realtime.tables.get(table.id)
+    live.mailbox.post(live.waiting.offer_expired, slow_player.id)  # as if its timer ran out
+    await slow.wait_for("user:notice", lambda n: n["kind"] == "seat_offer_expired")
+    offer = await keen.wait_for("user:notice", lambda n: n["kind"] == "seat_offer")
+    late = await slow.call("table:sit", {"table_id": table.id, "seat": offer["seat"],
+                                         "buy_in": 300})
+    assert late["error"]["code"] == "seat_taken"
+    await keen.ok("table:sit", {"table_id": table.id, "seat": offer["seat"], "buy_in": 300})

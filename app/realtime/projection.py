@@ -1,0 +1,68 @@
+"""What viewers see of a table: its snapshot for one viewer, its seats, its lobby line.
+
+Hand state goes through :func:`app.poker.view.view` (via the dealer) so a
+snapshot holds the viewer's own hole cards and no one else's.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from app.realtime.table import Table
+
+
+def seats_public(table: Table) -> list[dict[str, Any]]:
+    """Every taken seat as ``SeatPublic``."""
+    connections = table.services.connections
+    return [
+        {"seat": p.seat, "player": p.person.public(p.bot), "stack": p.stack,
+         "status": p.status.value, "leaving": p.leaving,
+         "connected": p.is_bot or (p.user_id is not None
+                                   and connections.is_connected(p.user_id))}
+        for p in sorted(table.state.players.values(), key=lambda p: p.seat)
+    ]
+
+
+def _you(table: Table, user_id: int) -> dict[str, Any]:
+    state = table.state
+    player = state.player_of(user_id)
+    claim = state.claim_of(user_id)
+    waiting = [p.user_id for p in state.waiting]
+    return {
+        "seat": player.seat if player else None,
+        "time_bank": player.time_bank if player else None,
+        "claimed_seat": claim.seat if claim else None,
+        "waiting_position": waiting.index(user_id) + 1 if user_id in waiting else None,
+    }
+
+
+def snapshot(table: Table, user_id: int | None) -> dict[str, Any]:
+    """``table:snapshot`` for one viewer (None: anonymous): their own cards only."""
+    state = table.state
+    player = state.player_of(user_id) if user_id is not None else None
+    current = state.current
+    return {
+        "table_id": table.id, "seq": state.seq, "config": state.config.public(),
+        "seats": seats_public(table), "button": state.button,
+        "hand_id": current.id if current else None,
+        "hand": table.dealer.hand_view(player.seat if player else None),
+        "turn": table.dealer.turn_for(user_id), "chat": list(state.chat),
+        "waiting": len(state.waiting),
+        "you": _you(table, user_id) if user_id is not None else None,
+    }
+
+
+def summary(table: Table) -> dict[str, Any]:
+    """The table as the lobby lists it (``TableSummary``)."""
+    state, config, now = table.state, table.state.config, table.now()
+    return {
+        "table_id": table.id, "name": config.name,
+        "small_blind": config.stakes.small_blind, "big_blind": config.stakes.big_blind,
+        "ante": config.stakes.ante, "min_buy_in": config.min_buy_in,
+        "max_buy_in": config.max_buy_in, "seats": config.seats,
+        "seated": len(state.players),
+        "bots": sum(1 for p in state.players.values() if p.is_bot),
+        "waiting": len(state.waiting), "average_pot": state.average_pot(now),
+        "hands_per_hour": state.hands_per_hour(now), "private": config.private,
+    }
