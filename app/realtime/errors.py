@@ -101,13 +101,6 @@ class TableClosed(HoldemError):
     status = 410
 
 
-class ChatTooFast(HoldemError):
-    """Too many chat messages; wait ``retry_after`` seconds."""
-
-    code = "rate_limited"
-    status = 429
-
-
 class InternalError(HoldemError):
     """Something failed on the server; nothing the client did."""
 

@@ -127,7 +127,7 @@ def _errors() -> str:
             "...details}}` and changed nothing.", "",
             "| code | meaning |", "|---|---|"]
     for cls in ERROR_CLASSES:
-        rows.append(f"| `{cls.code}` | {_first_line(cls.__doc__)} |")
+        rows.append(f"| `{cls.code}` | {_first_line(cls.__doc__).replace('``', '`')} |")
     return "\n".join(rows)
 
 

@@ -72,8 +72,8 @@ larger `seq` after it.
 A message with a private part is sent under one `seq` in two forms: the full form to its
 owner (your `hole_cards_dealt` with your cards, your `table:turn` with `legal_actions`),
 the masked form to everyone else (`cards: null`, `legal_actions: null`). Nobody is ever
-sent another player's hole cards unless they are shown at the showdown, the deck, or the
-burned cards.
+sent the deck, the burned cards, or another player's hole cards unless they are shown at
+the showdown.
 
 After a reconnect, send `table:join` with `since_seq` set to the last `seq` you processed.
 When the server still has every message since then (the last 512 per table), it sends

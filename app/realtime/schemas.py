@@ -274,8 +274,11 @@ class Snapshot(Message):
 class Notice(Message):
     """``user:notice``: something only you are told (a seat offer, a cash-out)."""
 
-    kind: str = Field(description="seat_offer, seat_offer_expired, cashed_out, sat_out")
-    table_id: str
+    kind: str = Field(
+        description="seat_offer (with seat, expires_at, min_buy_in, max_buy_in), "
+                    "seat_offer_expired, cashed_out (with amount), session_ended"
+    )
+    table_id: str | None = Field(description="The table concerned (null for session_ended)")
     model_config = ConfigDict(extra="allow")
 
 

@@ -86,7 +86,7 @@ class Realtime:
 
     async def end_sessions(self, user_id: int) -> None:
         """Disconnect every session of a user (after a ban)."""
-        await self.sio.emit("user:notice", {"kind": "session_ended", "table_id": ""},
+        await self.sio.emit("user:notice", {"kind": "session_ended", "table_id": None},
                             room=user_room(user_id))
         for sid in self.connections.sids(user_id):
             await self.sio.disconnect(sid)
