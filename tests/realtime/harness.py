@@ -19,16 +19,19 @@ import pytest
 import socketio
 import uvicorn
 from fastapi import FastAPI
+from pydantic import BaseModel, ValidationError
 
 from app.config import RateLimit, Settings
 from app.db.engine import Database
 from app.main import create_app
 from app.poker.cards import Deck
+from app.realtime.protocol import SERVER_EVENTS
 from app.realtime.server import Realtime
 from tests.conftest import Accounts, Mailbox, Player, free_port
 from tests.poker.stacked_decks import stacked_deck
 
 WAIT_SECONDS = 10.0
+DOCUMENTED: dict[str, type[BaseModel]] = dict(SERVER_EVENTS)
 Received = tuple[str, Any]
 
 
@@ -123,11 +126,20 @@ class Client:
         self.player = player
         self.sio = socketio.AsyncClient(reconnection=False)
         self.received: list[Received] = []
+        self.off_schema: list[str] = []
         self._arrived = asyncio.Event()
         self.sio.on("*", self._record)
 
     async def _record(self, event: str, data: Any = None) -> None:
         self.received.append((event, data))
+        model = DOCUMENTED.get(event)
+        if model is None:
+            self.off_schema.append(f"{event}: not a documented event")
+        else:
+            try:
+                model.model_validate(data)
+            except ValidationError as error:
+                self.off_schema.append(f"{event}: {error}")
         self._arrived.set()
 
     async def connect(self, token: str | None = None) -> Client:
@@ -291,3 +303,5 @@ async def connect(server: LiveServer) -> AsyncIterator[Callable[..., Any]]:
     for client in made:
         if client.sio.connected:
             await client.disconnect()
+    off_schema = [problem for client in made for problem in client.off_schema]
+    assert not off_schema, off_schema
