@@ -1,15 +1,17 @@
 """Whole random hands per second: our engine beside pokerkit, on the same action sequences.
 
-    .venv/bin/python bench/engine.py [--hands 3000] [--seed 7]
+    .venv/bin/python bench/engine.py [--hands 1000] [--seed 7]
 
 Random hands are generated once with our engine (2 to 9 seats, deep and short
-stacks, blinds 50/100, antes in a third of them, random legal actions). Then
-each engine replays exactly those hands from the first blind to the last chip
-pushed: the same seats, the same deck order, the same actions, the showdown
-settled by its own evaluator. pokerkit also gets the free checks it asks for
-where our engine has no decision to make. The clock covers only the replays;
-each timing is the best of a few repeats. Prints a Markdown table for
-bench/RESULTS.md.
+stacks, blinds 50/100, antes in a third of them, random legal actions: mostly
+calls and checks, some folds and raises, a few all-ins). Then each engine
+replays exactly those hands from the first blind to the last chip pushed: the
+same seats, the same deck order, the same actions, the showdown settled by its
+own evaluator. pokerkit also gets the free checks it asks for where our engine
+has no decision to make. A third row has our engine deal the same hands and
+choose the same random actions itself (``legal_actions()`` at every turn).
+Each timing is the best of five, the runs taken in turn so that load from
+other processes hits them alike. Prints a Markdown table for bench/RESULTS.md.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from app.poker.engine import Hand
 from app.poker.events import ActionKind, BoardDealt, PlayerActed
 from app.poker.state import Stakes
 
-REPEATS = 3
+REPEATS = 5
 AUTOMATIONS = (
     Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
     Automation.CARD_BURNING, Automation.RUNOUT_COUNT_SELECTION,
@@ -218,12 +220,14 @@ def replay_pokerkit(hands: list[Recorded]) -> Callable[[], None]:
     return run
 
 
-def best_time(run: Callable[[], None]) -> float:
-    best = float("inf")
+def best_times(runs: list[Callable[[], None]]) -> list[float]:
+    """The fastest of ``REPEATS`` timings of each run, taken in turn so load hits all alike."""
+    best = [float("inf")] * len(runs)
     for _ in range(REPEATS):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
+        for k, run in enumerate(runs):
+            start = time.perf_counter()
+            run()
+            best[k] = min(best[k], time.perf_counter() - start)
     return best
 
 
@@ -243,21 +247,21 @@ def machine() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=3000)
+    parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
     rng = Random(args.seed)
     warnings.simplefilter("ignore")
 
     hands = [random_hand(rng) for _ in range(args.hands)]
-    generate = best_time(simulate(args.seed, args.hands))
     actions = sum(len(h.actions) for h in hands) / len(hands)
     showdowns = sum(any(op[0] == "deal_board" for op in h.pokerkit_ops) for h in hands)
 
     check(hands)
-    ours = best_time(replay_ours(hands))
-    with_json = best_time(replay_ours_with_json(hands))
-    theirs = best_time(replay_pokerkit(hands))
+    ours, with_json, generate, theirs = best_times([
+        replay_ours(hands), replay_ours_with_json(hands), simulate(args.seed, args.hands),
+        replay_pokerkit(hands),
+    ])
     n = len(hands)
     print(f"{n} hands, {actions:.1f} actions each on average, {showdowns / n:.0%} see a flop")
     print(f"machine: {machine()}; pokerkit {version('pokerkit')}")
