@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from playwright.async_api import Page, WebSocket, expect
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from tests.conftest import Mailbox
 from tests.web.conftest import PHONE, LiveServer, Tab, Visitors, screenshot_path, signed_in
@@ -28,11 +29,15 @@ PROGRESS = """([hands, needShowdown]) => {
 }"""
 
 
-async def create_table_with_bots(page: Page, *, name: str, seats: int, bots: int) -> str:
+async def create_table_with_bots(
+    page: Page, *, name: str, seats: int, bots: int, blinds: tuple[int, int] = (5, 10)
+) -> str:
     await page.goto("/")
     form = page.locator("#create-form")
     await form.get_by_label("Name").fill(name)
     await form.get_by_label("Seats", exact=True).fill(str(seats))
+    await form.get_by_label("Small blind").fill(str(blinds[0]))
+    await form.get_by_label("Big blind").fill(str(blinds[1]))
     await form.get_by_label("How many").fill(str(bots))
     await form.get_by_label("Style").select_option("loose")
     await form.get_by_role("button", name="Create table").click()
@@ -56,9 +61,20 @@ async def sit(page: Page, buy_in: int | None = None, refused: str | None = None)
     await expect(page.locator(".seat.mine")).to_be_visible()
 
 
+def chips_in(text: str) -> int:
+    return int(re.sub(r"\D", "", text) or 0)
+
+
 async def passive_decision(page: Page) -> None:
-    """Check when we can, else call, else show: the way to reach showdowns."""
-    for button in ("#act-check", "#act-call", "#act-show", "#act-allin"):
+    """Check when we can, else call, else show: the way to reach showdowns. A call of a
+    quarter of the stack or more is folded, so the player never goes broke."""
+    call = page.locator("#act-call")
+    if await call.is_visible() and (
+        4 * chips_in(await call.inner_text()) >= chips_in(await my_stack(page).inner_text())
+    ):
+        await page.locator("#act-fold").click()
+        return
+    for button in ("#act-check", "#act-call", "#act-show"):
         target = page.locator(button)
         if await target.is_visible():
             await target.click()
@@ -94,7 +110,13 @@ async def play(
     stacks our seat showed at each decision."""
     stacks: set[str] = set()
     for _ in range(MAX_DECISIONS):
-        handle = await page.wait_for_function(PROGRESS, arg=[hands, showdown], timeout=60_000)
+        try:
+            handle = await page.wait_for_function(PROGRESS, arg=[hands, showdown],
+                                                  timeout=60_000)
+        except PlaywrightTimeout:
+            await page.screenshot(path=screenshot_path("stuck"))
+            log = await page.locator("#panel-log").inner_text()
+            raise AssertionError(f"the table stalled; its log:\n{log}") from None
         if await handle.json_value() == "done":
             return stacks
         stacks.add(await my_stack(page).inner_text())
@@ -121,7 +143,7 @@ async def test_play_hands_against_bots_to_showdown(
     tab = await visitors.new()
     page = tab.page
     await signed_in(tab, mailbox, "Dana")
-    table_id = await create_table_with_bots(page, name="Dana's table", seats=3, bots=2)
+    table_id = await create_table_with_bots(page, name="Dana's table", seats=6, bots=4)
     await sit(page, buy_in=50, refused="buy in for 200 to 1000")
     await sit(page, buy_in=1_000)
     await expect(my_stack(page)).to_have_text("1,000")
@@ -132,15 +154,17 @@ async def test_play_hands_against_bots_to_showdown(
     assert len(stacks) > 1, stacks
     await expect(page.locator("#panel-log")).to_contain_text(" shows ")
 
-    await page.get_by_role("link", name="Lobby").first.click()
-    await expect(page.locator(f'#tables tr[data-table-id="{table_id}"]')).to_contain_text("3 / 3")
+    await create_table_with_bots(page, name="High rollers", seats=9, bots=3, blinds=(50, 100))
+    await page.goto("/")
+    await expect(page.locator(f'#tables tr[data-table-id="{table_id}"]')).to_contain_text("5 / 6")
+    await expect(page.locator("#tables tbody tr")).to_have_count(2)
     await page.screenshot(path=screenshot_path("lobby"))
 
     await page.goto(f"/table/{table_id}")
     await page.get_by_role("button", name="Leave seat").click()
     cashed_out = page.locator("#panel-log li", has_text="You cashed out")
     await expect(cashed_out).to_have_count(1)
-    amount = int(re.sub(r"\D", "", await cashed_out.inner_text()))
+    amount = chips_in(await cashed_out.inner_text())
     await expect(page.locator("#nav-balance")).to_have_text(f"{9_000 + amount:,} credits")
 
 
@@ -243,8 +267,11 @@ async def test_reloading_mid_hand_restores_the_hand_and_play_goes_on(
     tab: Tab = await visitors.new()
     page = tab.page
     await signed_in(tab, mailbox, "Gwen")
-    await create_table_with_bots(page, name="Reload", seats=3, bots=2)
-    await sit(page, buy_in=800)
+    await page.goto("/")
+    await page.get_by_label("Blinds").select_option("5/10")
+    await page.get_by_role("button", name="Sit me down").click()
+    await page.wait_for_url(re.compile(r"/table/"))
+    await expect(my_stack(page)).to_have_text("1,000")
 
     await page.wait_for_function(PROGRESS, arg=[99, True])
     cards = await page.locator("#my-cards .pcard").evaluate_all("cs => cs.map(c => c.dataset.card)")
