@@ -64,7 +64,9 @@ class Card(int):
         """
         m = _TOKEN.fullmatch(token.strip()) if isinstance(token, str) else None
         if m is None:
-            raise InvalidCard(f"{token!r} is not a card (expected e.g. 'Ah', 'Td', '2c')", token=str(token))
+            raise InvalidCard(
+                f"{token!r} is not a card (expected e.g. 'Ah', 'Td', '2c')", token=str(token)
+            )
         if m.group(3):
             return cls._interned[JOKER_ID]
         rank = "T" if m.group(1) == "10" else m.group(1).upper()
@@ -117,10 +119,7 @@ def parse_cards(text: str | Iterable[str], *, allow_duplicates: bool = False) ->
     >>> parse_cards("AhKd7c")
     (Card('Ah'), Card('Kd'), Card('7c'))
     """
-    if not isinstance(text, str):
-        cards = tuple(Card.parse(t) for t in text)
-    else:
-        cards = _parse_run(text)
+    cards = _parse_run(text) if isinstance(text, str) else tuple(Card.parse(t) for t in text)
     if not allow_duplicates:
         seen: set[int] = set()
         for card in cards:
@@ -170,7 +169,8 @@ class Deck:
     def deal(self, n: int = 1) -> tuple[Card, ...]:
         """Take ``n`` cards from the top."""
         if n > len(self._cards):
-            raise DeckExhausted(f"asked for {n} cards, {len(self._cards)} left", left=len(self._cards))
+            left = len(self._cards)
+            raise DeckExhausted(f"asked for {n} cards, {left} left", left=left)
         dealt, self._cards = self._cards[:n], self._cards[n:]
         return tuple(dealt)
 
