@@ -16,11 +16,17 @@ from __future__ import annotations
 
 import argparse
 import gc
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import socketio
 import uvicorn
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench import gcpauses
 
 SEATS = 6
 ACTION_SECONDS = 20
@@ -82,7 +88,11 @@ def main() -> None:
                         help="gen0,gen1,gen2 thresholds for gc.set_threshold (default: Python's)")
     parser.add_argument("--no-deflate", action="store_true",
                         help="turn off uvicorn's WebSocket per-message deflate")
+    parser.add_argument("--gc-stats", default="",
+                        help="write the collections' count and pauses to this JSON file at exit")
     args = parser.parse_args()
+    if args.gc_stats:
+        gcpauses.record(args.gc_stats)
     if args.gc_threshold:
         gc.set_threshold(*(int(x) for x in args.gc_threshold.split(",")))
     uvicorn.run(create_app(), host=args.host, port=args.port, log_level="warning",

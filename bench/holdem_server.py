@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.config import get_settings
 from app.main import configure_logging, create_app
+from bench import gcpauses
 
 
 def main() -> None:
@@ -33,7 +34,11 @@ def main() -> None:
                         help="gen0,gen1,gen2 thresholds for gc.set_threshold")
     parser.add_argument("--no-deflate", action="store_true",
                         help="turn off uvicorn's WebSocket per-message deflate")
+    parser.add_argument("--gc-stats", default="",
+                        help="write the collections' count and pauses to this JSON file at exit")
     args = parser.parse_args()
+    if args.gc_stats:
+        gcpauses.record(args.gc_stats)
     configure_logging(get_settings())
     app = create_app()
     gc.set_threshold(*(int(x) for x in args.gc_threshold.split(",")))

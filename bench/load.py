@@ -49,7 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.loadclient import HandshakeError, SioClient, connect  # noqa: E402
-from bench.targets import TARGETS, PlayerSeat, Target  # noqa: E402
+from bench.targets import GC_STATS, TARGETS, PlayerSeat, Target  # noqa: E402
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 CONNECT_CONCURRENCY = 64
@@ -375,6 +375,8 @@ def run(opts: Options, *, log: Callable[[str], None] = print) -> dict[str, Any]:
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait(5)
+    gc_file = workdir / GC_STATS
+    result["server_gc"] = json.loads(gc_file.read_text()) if gc_file.exists() else None
     shutil.rmtree(workdir, ignore_errors=True)
     return result
 
@@ -441,6 +443,7 @@ def _summary(opts: Options, reports: list[dict[str, Any]], *, connected: int,
         "latency_ms": {f"p{q}": round(percentile(latencies, q), 2) for q in (50, 95, 99)}
         | {"max": round(max(latencies, default=0.0), 2), "samples": len(latencies)},
         "server_cpu_pct": round(100 * cpu / opts.duration, 1),
+        "server_cpu_ms_per_action": round(1000 * cpu / total["sent"], 2) if total["sent"] else 0.0,
         "server_rss_mib": round(busy / 1024, 1),
         "kib_per_player": round((after_connect - before) / max(1, connected), 1),
         "generator_cpu_s": round(sum(r["cpu_seconds"] for r in reports), 1),
@@ -456,13 +459,23 @@ def describe(result: dict[str, Any]) -> str:
     return (
         f"{result['target']:6} {result['mode']:4} {result['connected']:5} players  "
         f"{result['actions_per_s']:7.1f} act/s  p50 {lat['p50']:7.2f}  p95 {lat['p95']:7.2f}  "
-        f"p99 {lat['p99']:7.2f}  max {lat['max']:7.1f} ms  cpu {result['server_cpu_pct']:5.1f}%  "
+        f"p99 {lat['p99']:7.2f}  max {lat['max']:7.1f} ms  cpu {result['server_cpu_pct']:5.1f}% "
+        f"({result.get('server_cpu_ms_per_action', 0):.2f} ms/action)  "
         f"{result['kib_per_player']:6.1f} KiB/player  acks {result['acked_ok']}/{result['sent']} "
         f"err {result['acked_error']} unacked {result['unacked']} "
         f"connect-fail {result['connect_failures']}  gc {result['gc_threshold']}  "
         f"deflate {'on' if result['server_deflate'] and result['client_deflate'] else 'off'}  "
+        f"{_gc_line(result.get('server_gc'))}"
         f"load {result['load_average']}"
     )
+
+
+def _gc_line(stats: dict[str, Any] | None) -> str:
+    if not stats:
+        return ""
+    full = stats["gen2"]
+    return (f"full GCs {full['collections']} (longest {full['max_ms']:.0f} ms, "
+            f"total {full['total_ms']:.0f} ms)  ")
 
 
 def ratio(bare: dict[str, Any], holdem: dict[str, Any]) -> str:

@@ -16,6 +16,7 @@ SECRET_KEY = "load-benchmark-secret-key-0123456789abcdef"
 CREDITS = 10_000_000
 BUY_IN = 100_000  # deep stacks: nobody busts during a run
 ACTION_ORDER = ("check", "call", "muck", "show", "fold")
+GC_STATS = "gc-pauses.json"  # written by the server when it stops
 
 
 @dataclass(frozen=True)
@@ -70,8 +71,8 @@ def _popen(command: list[str], workdir: Path, name: str,
     return subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
 
 
-def _server_flags(port: int, gc_threshold: str, deflate: bool) -> list[str]:
-    flags = ["--port", str(port)]
+def _server_flags(port: int, gc_threshold: str, deflate: bool, workdir: Path) -> list[str]:
+    flags = ["--port", str(port), "--gc-stats", str(workdir / GC_STATS)]
     if gc_threshold:
         flags += ["--gc-threshold", gc_threshold]
     if not deflate:
@@ -87,7 +88,7 @@ class BareTarget(Target):
     def start_server(self, port: int, *, gc_threshold: str, deflate: bool, workdir: Path,
                      hand_delay: float | None) -> subprocess.Popen[bytes]:
         command = [sys.executable, str(ROOT / "bench" / "bare_server.py"),
-                   *_server_flags(port, gc_threshold, deflate)]
+                   *_server_flags(port, gc_threshold, deflate, workdir)]
         return _popen(command, workdir, "bare-server")
 
     def prepare(self, clients: int, *, workdir: Path) -> list[PlayerSeat]:
@@ -134,7 +135,7 @@ class HoldemTarget(Target):
         subprocess.run([sys.executable, "-m", "app.cli", "migrate"], cwd=ROOT, env=env,
                        check=True, capture_output=True, timeout=120)
         command = [sys.executable, str(ROOT / "bench" / "holdem_server.py"),
-                   *_server_flags(port, gc_threshold, deflate)]
+                   *_server_flags(port, gc_threshold, deflate, workdir)]
         return _popen(command, workdir, "holdem-server", env)
 
     def prepare(self, clients: int, *, workdir: Path) -> list[PlayerSeat]:
