@@ -158,7 +158,11 @@ async def test_play_hands_against_bots_to_showdown(
     await page.goto("/")
     await expect(page.locator(f'#tables tr[data-table-id="{table_id}"]')).to_contain_text("5 / 6")
     await expect(page.locator("#tables tbody tr")).to_have_count(2)
+    await expect(page.locator("#recent-stats")).to_contain_text(re.compile(r"\d+ played"))
     await page.screenshot(path=screenshot_path("lobby"))
+    await page.locator("#recent-hands tbody tr").last.get_by_role("button", name="View").click()
+    await expect(page.locator("#hand-dialog")).to_contain_text("Dana")
+    await page.get_by_role("button", name="Close").click()
 
     await page.goto(f"/table/{table_id}")
     await page.get_by_role("button", name="Leave seat").click()

@@ -1,5 +1,7 @@
+import { api } from "../api.js";
 import { bindForm, formValues } from "../forms.js";
-import { chips, el } from "../format.js";
+import { chips, dateTime, el, signed } from "../format.js";
+import { showHand } from "../hands.js";
 import { currentUser } from "../session.js";
 import { connect, request, showFatal, SocketMissing } from "../socket.js";
 
@@ -96,6 +98,7 @@ function listen(socket) {
       for (const table of ack.tables) tables.set(table.table_id, table);
       errorSlot.textContent = "";
       render();
+      if (user) await showRecentHands();
     } catch (error) {
       errorSlot.textContent = error.message;
     }
@@ -110,6 +113,25 @@ function listen(socket) {
     render();
   });
 }
+
+async function showRecentHands() {
+  const [stats, hands] = await Promise.all([api("GET", "/users/me/stats"), api("GET", "/hands?per_page=8")]);
+  if (!stats.hands_played) return;
+  document.getElementById("recent").hidden = false;
+  document.getElementById("recent-stats").textContent =
+    `${stats.hands_played} played · ${stats.hands_won} won · ${signed(stats.net)} credits`;
+  const dialog = document.getElementById("hand-dialog");
+  document.querySelector("#recent-hands tbody").replaceChildren(...hands.items.map((hand) => el("tr", {},
+    el("td", {}, dateTime(hand.ended_at)),
+    el("td", {}, tables.get(hand.table_id)?.name || `#${hand.table_id.slice(0, 6)}`),
+    el("td", { className: "num" }, hand.number),
+    el("td", { className: "num" }, chips(hand.pot)),
+    el("td", { className: `num ${hand.net >= 0 ? "plus" : "minus"}` }, signed(hand.net)),
+    el("td", { className: "table-actions" }, el("button", { type: "button", className: "button button-small",
+      onclick: () => showHand(dialog, "/hands", hand.id) }, "View")))));
+}
+
+document.getElementById("hand-close").addEventListener("click", () => document.getElementById("hand-dialog").close());
 
 try {
   const socket = connect();
