@@ -94,10 +94,10 @@ async def raise_by_half_pot(page: Page) -> bool:
     assert low <= amount <= high
     label = await page.locator("#act-raise").inner_text()
     await page.locator("#act-raise").click()
-    name = await page.locator(".seat.mine .seat-name").inner_text()
+    name = await page.locator(".seat.mine .seat-name").get_attribute("title")
     verb = {"Bet": "bets", "Rai": "raises to", "All": "is all-in for"}[label[:3]]
     await expect(page.locator("#panel-log")).to_contain_text(
-        f"{name.removesuffix(' (you)')} {verb} {amount:,}")
+        f"{name} {verb} {amount:,}")
     return True
 
 

@@ -106,7 +106,8 @@ const actionBar = new ActionBar((payload) => request(socket, "table:action", { t
 
 function joinedText(first) {
   if (!first) return "Back in sync with the table.";
-  if (mySeat(table, me) !== null) return "Welcome back: your seat and cards are as you left them.";
+  const seat = mySeat(table, me);
+  if (seat !== null) return `You are in seat ${seat + 1}${table.hand ? ", in the hand being played" : ""}.`;
   if (table.hand) return "A hand is in play: sit down to be dealt into the next one.";
   return "You joined the table.";
 }
@@ -129,7 +130,7 @@ function listen() {
   });
   socket.on("table:event", (body) => inOrder(body, () => {
     const seat = mySeat(table, me);
-    log(describe(table, body, seat));
+    if (!(body.event.type === "player_connection" && body.event.seat === seat)) log(describe(table, body, seat));
     applyEvent(table, body, me);
     if (body.event.type === "chat") {
       renderChat();

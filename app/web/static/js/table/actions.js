@@ -74,7 +74,8 @@ export class ActionBar {
       this.slider.max = this.amount.max = sized.max;
       this.setAmount(sized.min);
     }
-    const first = document.querySelector("#actions .act:not([hidden])");
+    // Focus the safe choice, so a stray Enter never folds.
+    const first = document.querySelector("#act-check:not([hidden]), #act-call:not([hidden]), #act-show:not([hidden])");
     if (first && !document.activeElement?.matches("input[type=text]")) first.focus({ preventScroll: true });
   }
 
