@@ -55,9 +55,22 @@ function renderTools() {
   role.className = `badge ${taken ? "badge-ok" : ""}`;
 }
 
+function renderInvite() {
+  const shown = Boolean(table.config.private && invite);
+  $("invite").hidden = !shown;
+  if (shown) $("invite-link").value = `${window.location.origin}/table/${encodeURIComponent(tableId)}?invite=${encodeURIComponent(invite)}`;
+}
+
+$("invite-copy").addEventListener("click", async () => {
+  $("invite-link").select();
+  await navigator.clipboard?.writeText($("invite-link").value).catch(() => null);
+  $("invite-copy").textContent = "Copied";
+});
+
 function render() {
   if (!table.config) return;
   const config = table.config;
+  renderInvite();
   $("table-name").textContent = config.name;
   document.title = `${config.name} · holdem-server`;
   $("table-stakes").textContent = `Blinds ${chips(config.small_blind)}/${chips(config.big_blind)}`
