@@ -296,3 +296,8 @@ async def test_reloading_mid_hand_restores_the_hand_and_play_goes_on(
     await page.context.set_offline(False)
     await expect(page.locator("#connection-banner")).to_be_hidden()
     await play(page, hands=1, showdown=False, keys=True)
+
+    await page.get_by_role("button", name="Sit out").click()
+    await expect(page.locator(".seat.mine .seat-badge")).to_contain_text("Sitting out")
+    await page.get_by_role("button", name="Sit in").click()
+    await expect(page.get_by_role("button", name="Sit out")).to_be_visible()

@@ -75,10 +75,12 @@ function seatNode(table, me, seatNumber, k, n) {
   const won = inHand && inHand.won > 0 && hand.phase === "complete";
   node.classList.toggle("mine", mine);
   node.classList.toggle("actor", Boolean(isActor));
-  node.classList.toggle("out", ["folded", "mucked", "sitting_out"].includes(status));
+  node.classList.toggle("out", ["folded", "mucked", "sitting_out"].includes(status)
+    || (taken && taken.status === "sitting_out"));
   node.classList.toggle("winner", Boolean(won));
   const badges = [];
   if (STATUS_LABELS[status] && status !== "waiting_for_big_blind") badges.push(STATUS_LABELS[status]);
+  if (inHand && taken && taken.status === "sitting_out") badges.push(STATUS_LABELS.sitting_out);
   if (taken && !taken.connected) badges.push("Disconnected");
   if (taken && taken.leaving) badges.push("Leaving");
   if (won) badges.push(`Won ${chips(inHand.won)}`);

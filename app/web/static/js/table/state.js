@@ -92,6 +92,7 @@ const HAND_EVENTS = {
     for (const s of e.seats) {
       seats[s.seat] = { stack: s.stack, bet: 0, street: 0, status: "active", cards: null,
         shown: false, dealt: true, won: 0, start: s.stack };
+      if (table.seats[s.seat] && table.seats[s.seat].status !== "sitting_out") table.seats[s.seat].status = "playing";
     }
     table.button = e.button;
     table.voided = null;
