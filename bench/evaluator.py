@@ -35,7 +35,7 @@ from app.poker.evaluator import rank, rank_batch
 SCALAR_HANDS = 200_000  # per-hand loops: ours, eval7, phevaluator, the baseline
 TREYS_HANDS = 100_000
 POKERKIT_HANDS = 2_000
-REPEATS = 3
+REPEATS = 5
 
 
 def best_time(run: Callable[[], object], repeats: int = REPEATS) -> float:
@@ -121,7 +121,7 @@ def batch_rates(ids: npt.NDArray[np.int64]) -> dict[str, tuple[int, float]]:
         f"ours: rank_batch, uint8 ids, {threads} threads": lambda: rank_batch(as_bytes),
         "ours: rank_batch, int64 ids, 1 thread": lambda: rank_batch(ids, threads=1),
     }
-    return {name: (len(ids), len(ids) / best_time(run, 5)) for name, run in runs.items()}
+    return {name: (len(ids), len(ids) / best_time(run, 9)) for name, run in runs.items()}
 
 
 def check_agreement(ids: npt.NDArray[np.int64]) -> None:
