@@ -30,14 +30,18 @@ TIMEOUT_MS = 15_000
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark every test here that drives Chromium ``browser``; skip them without it."""
+    """Mark every test here that drives Chromium ``browser``; skip them without it, and
+    on PostgreSQL, which the API and e2e suites cover (the browser suite stays short)."""
     here = Path(__file__).parent
     for item in items:
         if here in Path(str(item.fspath)).parents and "browser" in getattr(
             item, "fixturenames", ()
         ):
             item.add_marker(pytest.mark.browser)
-            if not CHROMIUM.exists():
+            callspec = getattr(item, "callspec", None)
+            if callspec is not None and callspec.params.get("backend") == "postgresql":
+                item.add_marker(pytest.mark.skip(reason="browser tests run on SQLite only"))
+            elif not CHROMIUM.exists():
                 item.add_marker(pytest.mark.skip(reason=(
                     f"no Chromium at {CHROMIUM}: install Debian's package "
                     "(apt-get install chromium) or set CHROMIUM to its path")))
