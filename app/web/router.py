@@ -108,4 +108,5 @@ async def admin(request: Request) -> HTMLResponse:
 def mount_web(app: FastAPI) -> None:
     """Serve the pages and ``/static``."""
     app.include_router(router)
-    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    # Not checked at start-up: an install without the static files still serves the API.
+    app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
