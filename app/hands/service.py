@@ -32,7 +32,7 @@ async def hands_of(
         .where(HandPlayer.user_id == user_id)
         .order_by(HandRecord.ended_at.desc(), HandRecord.id)
         .offset(offset).limit(limit))
-    return [(hand, player) for hand, player in rows.tuples()], int(count or 0)
+    return [(hand, player) for hand, player in rows.all()], int(count or 0)
 
 
 async def all_hands(
