@@ -41,8 +41,22 @@ def machine() -> str:
                 model = line.split(":", 1)[1].strip()
                 break
     libs = ", ".join(f"{n} {version(n)}" for n in ("numpy", "phevaluator", "eval7"))
-    return (f"{os.cpu_count()} CPUs, {model}, load {os.getloadavg()[0]:.2f}; "
-            f"Python {platform.python_version()}, {libs}")
+    return (f"{os.cpu_count()} CPUs, {model}, {idle_percent():.0f}% idle over 1 s "
+            f"(load average {os.getloadavg()[0]:.2f}); Python {platform.python_version()}, {libs}")
+
+
+def idle_percent(seconds: float = 1.0) -> float:
+    """How idle the CPUs are right now (the load average lags by a minute)."""
+
+    def sample() -> tuple[int, int]:
+        with open("/proc/stat", encoding="utf-8") as stat:
+            ticks = [int(t) for t in stat.readline().split()[1:]]
+        return ticks[3] + ticks[4], sum(ticks)
+
+    idle0, total0 = sample()
+    time.sleep(seconds)
+    idle1, total1 = sample()
+    return 100.0 * (idle1 - idle0) / max(total1 - total0, 1)
 
 
 def timed(run: Callable[[], T], repeat: int) -> tuple[list[float], T]:
