@@ -14,19 +14,16 @@ holdem-server spends beyond this is game logic, validation and persistence.
 
 from __future__ import annotations
 
-import argparse
-import gc
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import socketio
-import uvicorn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import gcpauses
+from bench.serving import serve, server_args
 
 SEATS = 6
 ACTION_SECONDS = 20
@@ -81,23 +78,8 @@ def create_app() -> socketio.ASGIApp:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8765)
-    parser.add_argument("--gc-threshold", default="",
-                        help="gen0,gen1,gen2 thresholds for gc.set_threshold (default: Python's)")
-    parser.add_argument("--no-deflate", action="store_true",
-                        help="turn off uvicorn's WebSocket per-message deflate")
-    parser.add_argument("--gc-stats", default="",
-                        help="write the collections' count and pauses to this JSON file at exit")
-    args = parser.parse_args()
-    if args.gc_stats:
-        gcpauses.record(args.gc_stats)
-    if args.gc_threshold:
-        gc.set_threshold(*(int(x) for x in args.gc_threshold.split(",")))
-    uvicorn.run(create_app(), host=args.host, port=args.port, log_level="warning",
-                ws_per_message_deflate=not args.no_deflate, backlog=4096)
-
+    args = server_args(__doc__.splitlines()[0], gc_default="")
+    serve(create_app(), args)
 
 if __name__ == "__main__":
     main()

@@ -1,0 +1,41 @@
+"""What the two benchmark servers share: their command line and how they run.
+
+Both take ``--host``, ``--port``, ``--gc-threshold``, ``--no-deflate`` and
+``--gc-stats``, so bench/load.py starts either the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+from typing import Any
+
+import uvicorn
+
+from bench import gcpauses
+
+
+def server_args(description: str, *, gc_default: str) -> argparse.Namespace:
+    """Parse a benchmark server's options; start timing collections if asked."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--gc-threshold", default=gc_default,
+                        help="gen0,gen1,gen2 thresholds for gc.set_threshold "
+                             "(empty: leave them as they are)")
+    parser.add_argument("--no-deflate", action="store_true",
+                        help="turn off uvicorn's WebSocket per-message deflate")
+    parser.add_argument("--gc-stats", default="",
+                        help="write the collections' count and pauses to this JSON file at exit")
+    args = parser.parse_args()
+    if args.gc_stats:
+        gcpauses.record(args.gc_stats)
+    return args
+
+
+def serve(app: Any, args: argparse.Namespace) -> None:
+    """Set the collector thresholds (after the app is built), then run one uvicorn worker."""
+    if args.gc_threshold:
+        gc.set_threshold(*(int(x) for x in args.gc_threshold.split(",")))
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+                ws_per_message_deflate=not args.no_deflate, backlog=4096)
