@@ -64,14 +64,12 @@ def post_forced_bets(hand: Hand, events: list[Event]) -> None:
     covers its blind first; it is dead money for the main pot.
     """
     st = hand.stakes
+    if hand.bomb_pot:
+        _post_antes(hand, hand.bomb_pot, events)
+        hand.level, hand.min_raise = 0, st.big_blind
+        return
     if st.ante and not st.big_blind_ante:
-        for s in hand.seats:
-            amount = min(st.ante, s.stack)
-            s.stack -= amount
-            s.contributed += amount
-            if s.stack == 0:
-                s.status = _ALL_IN
-            events.append(AntePosted(s.number, amount, s.stack == 0))
+        _post_antes(hand, st.ante, events)
     for pos, kind, amount in (
         (hand.small_blind_position, BlindKind.SMALL, st.small_blind),
         (hand.big_blind_position, BlindKind.BIG, st.big_blind),
@@ -81,6 +79,11 @@ def post_forced_bets(hand: Hand, events: list[Event]) -> None:
             posted = min(amount, s.stack)
             s.put(posted)
             events.append(BlindPosted(s.number, kind, posted, s.stack == 0))
+    straddler = straddle_position(hand)
+    if straddler is not None:
+        hand.seats[straddler].put(st.straddle)
+        events.append(BlindPosted(hand.seats[straddler].number, BlindKind.STRADDLE,
+                                  st.straddle, False))
     s = hand.seats[hand.big_blind_position]
     if st.ante and st.big_blind_ante and s.stack:
         amount = min(st.ante, s.stack)
@@ -89,21 +92,49 @@ def post_forced_bets(hand: Hand, events: list[Event]) -> None:
         if s.stack == 0:
             s.status = _ALL_IN
         events.append(AntePosted(s.number, amount, s.stack == 0, dead=True))
-    hand.level = hand.min_raise = st.big_blind
+    hand.level = hand.min_raise = st.straddle if straddler is not None else st.big_blind
+
+
+def _post_antes(hand: Hand, ante: int, events: list[Event]) -> None:
+    for s in hand.seats:
+        amount = min(ante, s.stack)
+        s.stack -= amount
+        s.contributed += amount
+        if s.stack == 0:
+            s.status = _ALL_IN
+        events.append(AntePosted(s.number, amount, s.stack == 0))
+
+
+def straddle_position(hand: Hand) -> int | None:
+    """Position of the seat that straddles this hand, if any: the seat after the big
+    blind, when three or more are dealt in and it can post the straddle and still have
+    chips behind (a seat that cannot simply does not straddle)."""
+    straddle = hand.stakes.straddle
+    if not straddle or len(hand.seats) < 3:
+        return None
+    position = hand.big_blind_position + 1
+    seat = hand.seats[position]
+    return position if seat.status is _ACTIVE and seat.stack > straddle else None
 
 
 def deal_hole_cards(hand: Hand, events: list[Event]) -> None:
     """Two cards each, one at a time from the left of the button; then preflop turns.
 
     The first to act preflop is the seat after the big blind (heads-up: the
-    button, which posted the small blind).
+    button, which posted the small blind), or after the straddle, which then
+    acts last.
     """
     n = len(hand.seats)
     dealt, hand.deck = hand.deck[: 2 * n], hand.deck[2 * n :]
     for i, s in enumerate(hand.seats):
         s.cards = (dealt[i], dealt[n + i])
         events.append(HoleCardsDealt(s.number, s.cards))
-    first = hand.big_blind_position + 1
+    if hand.bomb_pot:
+        hand.to_act = []  # a bomb pot goes straight to the flop
+        return
+    straddled = any(isinstance(e, BlindPosted) and e.blind is BlindKind.STRADDLE
+                    for e in events)
+    first = hand.big_blind_position + 1 + straddled
     order = ((first + k) % n for k in range(n))
     hand.to_act = [p for p in order if hand.seats[p].status is _ACTIVE]
 

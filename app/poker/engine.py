@@ -61,6 +61,7 @@ from app.poker.errors import (
     CannotRaise,
     HandOver,
     InvalidAction,
+    InvalidHandSetup,
     NotInHand,
     NotYourTurn,
     WrongPhase,
@@ -109,12 +110,18 @@ class Hand:
     to_act: list[int] = field(default_factory=list)
     aggressor: int | None = None
     history: list[Event] = field(default_factory=list)
+    # The history as data, extended as the history grows (it is only ever appended to),
+    # so saving the hand after each action does not rebuild every event.
+    _history_data: list[dict[str, Any]] = field(default_factory=list, repr=False,
+                                                compare=False)
+    bomb_pot: int = 0
 
     # ---- creating a hand ------------------------------------------------
 
     @classmethod
     def start(
-        cls, stacks: Mapping[int, int], *, button: int, stakes: Stakes, deck: Deck
+        cls, stacks: Mapping[int, int], *, button: int, stakes: Stakes, deck: Deck,
+        bomb_pot: int = 0,
     ) -> tuple[Hand, list[Event]]:
         """Deal a hand: post antes and blinds, deal hole cards, open the betting.
 
@@ -123,12 +130,17 @@ class Hand:
         seats after the button (see :mod:`app.poker.blinds` for choosing who
         is dealt in between hands). The deck is used up: its cards are dealt
         from the top, and it must hold at least two cards per seat plus eight.
+
+        With ``bomb_pot`` every seat antes that much instead of the blinds and
+        antes, nobody bets before the flop, and the flop comes at once.
         """
         verify_setup(stacks, button, deck.cards)
+        if bomb_pot < 0:
+            raise InvalidHandSetup(f"expected a bomb pot ante of 0 or more, got {bomb_pot}")
         numbers = sorted(stacks)
         cut = numbers.index(button) + 1
         seats = [Seat(n, stacks[n], stacks[n]) for n in numbers[cut:] + numbers[:cut]]
-        hand = cls(stakes, button, seats, list(deck.deal(len(deck))))
+        hand = cls(stakes, button, seats, list(deck.deal(len(deck))), bomb_pot=bomb_pot)
         events: list[Event] = []
         betting.post_forced_bets(hand, events)
         betting.deal_hole_cards(hand, events)
@@ -446,8 +458,15 @@ class Hand:
             "phase": self.phase.value, "board": card_texts(self.board),
             "burned": card_texts(self.burned), "level": self.level,
             "min_raise": self.min_raise, "to_act": list(self.to_act),
-            "aggressor": self.aggressor, "history": [e.to_dict() for e in self.history],
+            "aggressor": self.aggressor, "history": self._history_as_data(),
+            "bomb_pot": self.bomb_pot,
         }
+
+    def _history_as_data(self) -> list[dict[str, Any]]:
+        done = self._history_data
+        if len(done) < len(self.history):
+            done.extend(e.to_dict() for e in self.history[len(done):])
+        return list(done)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Hand:
@@ -459,6 +478,7 @@ class Hand:
             burned=cards_from(data["burned"]),
             level=data["level"], min_raise=data["min_raise"], to_act=list(data["to_act"]),
             aggressor=data["aggressor"], history=[event_from_dict(e) for e in data["history"]],
+            bomb_pot=data.get("bomb_pot", 0),
         )
 
     def to_json(self) -> str:

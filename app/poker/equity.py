@@ -226,6 +226,19 @@ def _colex(parts: Words, k: int) -> Words:
     return rows
 
 
+def combination_ids(cards: npt.ArrayLike, k: int) -> npt.NDArray[np.int64]:
+    """Every ``k``-subset of ``cards`` (card ids, at most 255 of them) as rows, in colex order.
+
+    >>> combination_ids([0, 5, 9], 2).tolist()
+    [[0, 5], [0, 9], [5, 9]]
+    """
+    ids = np.asarray(cards, dtype=np.uint8)
+    if k == 0:
+        return np.empty((1, 0), np.int64)
+    words = _colex(_card_parts(ids, 0, k), k)
+    return words.astype("<u8").view(np.uint8).reshape(-1, 8)[:, :k].astype(np.int64)
+
+
 def _card_parts(cards: IdArray, first_byte: int, k: int) -> Words:
     """``parts[j, i]``: card ``cards[j]`` placed in byte ``first_byte + i`` of a word."""
     shifts = np.arange(first_byte, first_byte + k, dtype=np.uint64) * np.uint64(8)

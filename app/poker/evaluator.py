@@ -401,3 +401,61 @@ def _batch_error(hands: npt.NDArray[np.integer]) -> InvalidHand:
     if (hands < 0).any() or (hands > 51).any():
         return InvalidHand("card ids must be 0 to 51", count=0)
     return InvalidHand("cannot rank a hand that repeats a card", count=0)
+
+
+def rank_on_boards(boards: npt.ArrayLike, holes: npt.ArrayLike) -> npt.NDArray[np.int64]:
+    """Ranks of every two-card hand on every board: a (boards, holes) array.
+
+    ``boards`` is (B, 5) card ids, ``holes`` (H, 2). The per-card keys of each
+    board and of each hand are summed once, so ranking B x H seven-card hands
+    costs a few lookups each (as in :func:`rank_batch`). A hand sharing a card
+    with a board gets rank 0 (lower than any real hand).
+
+    >>> rank_on_boards([[48, 44, 40, 0, 5]], [[36, 32], [48, 49]]).tolist()
+    [[7462, 0]]
+    """
+    board_ids, hole_ids = np.asarray(boards, dtype=np.int64), np.asarray(holes, dtype=np.int64)
+    if board_ids.ndim != 2 or board_ids.shape[1] != 5 or hole_ids.ndim != 2 or (
+            hole_ids.shape[1] != 2):
+        raise InvalidHand(f"expected (B, 5) boards and (H, 2) hands, got {board_ids.shape} and "
+                          f"{hole_ids.shape}", count=0)
+    if (board_ids.size and (board_ids.min() < 0 or board_ids.max() > 51)) or (hole_ids.size and (
+            hole_ids.min() < 0 or hole_ids.max() > 51)):
+        raise InvalidHand("card ids must be 0 to 51", count=0)
+    board_keys = np.take(tables.BATCH_KEYS, board_ids).sum(axis=1)
+    hole_keys = np.take(tables.BATCH_KEYS, hole_ids).sum(axis=1)
+    one = np.int64(1)
+    board_bits = np.bitwise_or.reduce(one << board_ids, axis=1)
+    hole_bits = np.bitwise_or.reduce(one << hole_ids, axis=1)
+    out = np.empty((len(board_ids), len(hole_ids)), np.int64)
+    step = max(1, _CHUNK // max(1, len(hole_ids)))
+
+    def rank_part(part: slice) -> None:
+        total = board_keys[part, None] + hole_keys[None, :]
+        clash = (board_bits[part, None] & hole_bits[None, :]) != 0
+        _rank_sums(total, clash, board_ids[part], hole_ids, out[part])
+
+    parts = [slice(i, i + step) for i in range(0, len(board_ids), step)]
+    workers = max(1, min(len(os.sched_getaffinity(0)), len(parts)))
+    if workers == 1:
+        for part in parts:
+            rank_part(part)
+    else:
+        list(_executor(workers, os.getpid()).map(rank_part, parts))
+    return out
+
+
+def _rank_sums(total: npt.NDArray[np.int64], clash: npt.NDArray[np.bool_],
+               boards: npt.NDArray[np.int64], holes: npt.NDArray[np.int64],
+               out: npt.NDArray[np.int64]) -> None:
+    """Ranks from summed keys (boards x holes), as :func:`_rank_chunk` does per hand."""
+    high = total >> _HI_SHIFT
+    high &= _INDEX_MASK
+    index = np.take(tables.HI_BASE, high, mode="clip")
+    index += np.take(_BATCH_LO_INDEX, total & _LO_MASK, mode="clip")
+    np.take(tables.MULTISET_RANKS, index, out=out, mode="clip")
+    suited_b, suited_h = np.nonzero(((total & _POISON_OR_FLUSH) != 0) & ~clash)
+    if suited_b.size:
+        sevens = np.concatenate([boards[suited_b], holes[suited_h]], axis=1)
+        out[suited_b, suited_h] = _batch_flush_ranks(sevens, total[suited_b, suited_h])
+    out[clash] = 0

@@ -39,6 +39,7 @@ class BlindKind(StrEnum):
 
     SMALL = "small"
     BIG = "big"
+    STRADDLE = "straddle"
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +75,7 @@ class AntePosted(Event):
 
 @dataclass(frozen=True, slots=True)
 class BlindPosted(Event):
-    """A seat posted the small or big blind (all-in for less when short)."""
+    """A seat posted the small or big blind (all-in for less when short) or the straddle."""
 
     type: ClassVar[str] = "blind_posted"
     seat: int

@@ -22,6 +22,7 @@ index 0 is the small blind, index 1 the big blind, as pokerkit reads them.
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -35,12 +36,15 @@ from app.poker.errors import InvalidHandHistory
 from app.poker.evaluator import rank
 from app.poker.events import (
     ActionKind,
+    BlindKind,
+    BlindPosted,
     BoardDealt,
     HandMucked,
     HandShown,
     HoleCardsDealt,
     PlayerActed,
 )
+from app.poker.fairness import SCHEME, DealtCards, FairnessProof, NoProof, verify_deal
 from app.poker.state import Phase, Stakes
 
 _ACTION_CODES = {
@@ -64,15 +68,19 @@ def to_phh(
     n = len(hand.seats)
     st = hand.stakes
     antes = [0] * n
-    if st.big_blind_ante:
+    if hand.bomb_pot:
+        antes = [hand.bomb_pot] * n
+    elif st.big_blind_ante:
         antes[1] = st.ante
     elif st.ante:
         antes = [st.ante] * n
+    blinds = [0] * n if hand.bomb_pot else (
+        [st.small_blind, st.big_blind, _straddled(hand)][:n] + [0] * (n - 3))
     out: dict[str, Any] = {
         "variant": "NT",
         "ante_trimming_status": not st.big_blind_ante,
         "antes": antes,
-        "blinds_or_straddles": [st.small_blind, st.big_blind] + [0] * (n - 2),
+        "blinds_or_straddles": blinds,
         "min_bet": st.big_blind,
         "starting_stacks": [s.starting_stack for s in hand.seats],
         "actions": _actions(hand),
@@ -89,10 +97,23 @@ def to_phh(
     return "".join(lines)
 
 
+def _straddled(hand: Hand) -> int:
+    """The straddle posted in this hand (p3's blind), or 0."""
+    return next((e.amount for e in hand.history
+                 if isinstance(e, BlindPosted) and e.blind is BlindKind.STRADDLE), 0)
+
+
 def _actions(hand: Hand) -> list[str]:
     p = {s.number: f"p{i + 1}" for i, s in enumerate(hand.seats)}
     lines = []
+    # A bomb pot has no betting before the flop; PHH readers still walk that round, so
+    # every seat with chips behind checks (in seat order: there are no blinds).
+    bomb_checks = [f"p{i + 1} cc" for i, s in enumerate(hand.seats)
+                   if s.starting_stack > hand.bomb_pot] if hand.bomb_pot else []
     for e in hand.history:
+        if isinstance(e, BoardDealt) and bomb_checks:
+            lines += bomb_checks
+            bomb_checks = []
         if isinstance(e, HoleCardsDealt):
             lines.append(f"d dh {p[e.seat]} {''.join(map(str, e.cards))}")
         elif isinstance(e, BoardDealt):
@@ -139,20 +160,21 @@ def replay(text: str) -> Replay:
     """Parse NLHE PHH text and play it through the engine.
 
     Raises :class:`InvalidHandHistory` with the reason when the text is not
-    TOML, is another variant, uses a feature the engine does not play
-    (straddles, uneven antes, a minimum bet other than the big blind) or an
-    action the rules refuse.
+    TOML, is another variant, uses a feature the engine does not play (more
+    than one straddle, uneven antes, a minimum bet other than the big blind) or
+    an action the rules refuse.
     """
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InvalidHandHistory(f"not valid PHH (TOML): {exc}") from None
-    stakes, stacks = _table(data)
+    stakes, stacks, bomb_pot = _table(data)
     actions = [_words(a) for a in _list(data, "actions", str)]
     deck = _deck(actions, len(stacks))
     n = len(stacks)
     try:
-        hand, _ = Hand.start(dict(enumerate(stacks)), button=n - 1, stakes=stakes, deck=deck)
+        hand, _ = Hand.start(dict(enumerate(stacks)), button=n - 1, stakes=stakes, deck=deck,
+                             bomb_pot=bomb_pot)
     except HoldemError as exc:
         raise InvalidHandHistory(f"cannot start the hand: {exc.message}") from None
     _play(hand, actions)
@@ -163,7 +185,11 @@ def replay(text: str) -> Replay:
     return Replay(hand, [s.stack for s in hand.seats], expected)
 
 
-def _table(data: dict[str, Any]) -> tuple[Stakes, list[int]]:
+def _table(data: dict[str, Any]) -> tuple[Stakes, list[int], int]:
+    """Stakes, starting stacks and the bomb pot ante (0 for none) of a PHH table.
+
+    A table with no blinds and one ante for everybody is a bomb pot.
+    """
     variant = data.get("variant")
     if variant != "NT":
         raise InvalidHandHistory(
@@ -175,17 +201,26 @@ def _table(data: dict[str, Any]) -> tuple[Stakes, list[int]]:
         raise InvalidHandHistory(f"expected 2 to 10 positive starting stacks, got {stacks}")
     blinds = _per_player(data, "blinds_or_straddles", n)
     antes = _per_player(data, "antes", n)
-    if any(blinds[2:]) or blinds[1] <= 0 or not 0 <= blinds[0] <= blinds[1]:
-        raise InvalidHandHistory(f"expected a small and a big blind only, got {blinds}")
     min_bet = data.get("min_bet")
+    if not any(blinds) and len(set(antes)) == 1 and antes[0] > 0:
+        if min_bet is None or _chips(min_bet, "min_bet") <= 0:
+            raise InvalidHandHistory(f"expected a positive min_bet, got {min_bet!r}")
+        return Stakes(0, int(min_bet)), stacks, antes[0]
+    straddle = blinds[2] if n >= 3 else 0
+    if any(blinds[3:]) or blinds[1] <= 0 or not 0 <= blinds[0] <= blinds[1] or (
+            straddle and (straddle < 2 * blinds[1] or stacks[2] <= straddle)):
+        raise InvalidHandHistory(f"expected a small and a big blind, and perhaps a straddle "
+                                 f"of at least twice the big blind by p3 with chips behind, "
+                                 f"got {blinds}")
     if min_bet is None or _chips(min_bet, "min_bet") != blinds[1]:
         raise InvalidHandHistory(f"expected min_bet equal to the big blind, got {min_bet!r}")
     if not any(antes):
-        return Stakes(blinds[0], blinds[1]), stacks
+        return Stakes(blinds[0], blinds[1], straddle=straddle), stacks, 0
     if len(set(antes)) == 1:
-        return Stakes(blinds[0], blinds[1], antes[0]), stacks
+        return Stakes(blinds[0], blinds[1], antes[0], straddle=straddle), stacks, 0
     if not any(antes[:1] + antes[2:]):
-        return Stakes(blinds[0], blinds[1], antes[1], big_blind_ante=True), stacks
+        return Stakes(blinds[0], blinds[1], antes[1], big_blind_ante=True,
+                      straddle=straddle), stacks, 0
     raise InvalidHandHistory(f"expected equal antes or a big-blind ante, got {antes}")
 
 
@@ -289,8 +324,12 @@ def _cards(text: str, count: int | None) -> list[Card | None]:
 def _play(hand: Hand, actions: list[list[str]]) -> None:
     n = len(hand.seats)
     shows: dict[int, bool] = {}
+    # A bomb pot's preflop checks are written for PHH readers; the engine has no such round.
+    before_flop = hand.bomb_pot > 0
     for number, words in enumerate(actions, 1):
-        if not words or words[0] == "d":
+        if words[:2] == ["d", "db"]:
+            before_flop = False
+        if not words or words[0] == "d" or (before_flop and words[1:] == ["cc"]):
             continue
         seat = _player(words[0], n)
         line = " ".join(words)
@@ -339,3 +378,95 @@ def _resolve_showdown(hand: Hand, shows: dict[int, bool], *, final: bool) -> Non
         if choice is None and not final:
             return
         (hand.show if choice else hand.muck)(hand.actor)
+
+
+_DEALT = re.compile(r'"d dh p(\d+) ([^"?]+)"')
+_SHOWN = re.compile(r'"p(\d+) sm ([^"]+)"')
+
+
+def phh_for_viewer(text: str, position: int | None) -> str:
+    """The PHH text as player ``position`` (1-based ``pN``; None: an admin) may read it.
+
+    Hole cards of other players become ``????`` unless they were shown.
+    """
+    if position is None:
+        return text
+    shown = {int(n) for n, _ in _SHOWN.findall(text)}
+
+    def mask(match: re.Match[str]) -> str:
+        number = int(match.group(1))
+        if number == position or number in shown:
+            return match.group(0)
+        return f'"d dh p{number} ????"'
+
+    return _DEALT.sub(mask, text)
+
+
+# ---- the fair shuffle's proof --------------------------------------------------------
+
+_BOARD = re.compile(r'"d db ([^"]+)"')
+
+
+def phh_fields(proof: FairnessProof) -> dict[str, Any]:
+    """The proof of a hand's deck as user-defined PHH fields (``_`` prefixed, as PHH asks)."""
+    return {"_fair_scheme": SCHEME, "_commitment": proof.commitment,
+            "_server_seed": proof.server_seed,
+            "_client_seeds": [f"{seat}:{proof.client_seeds[seat]}"
+                              for seat in sorted(proof.client_seeds)]}
+
+
+def proof_from_phh(text: str) -> FairnessProof | None:
+    """The proof written by :func:`phh_fields`, or None for a history without one.
+
+    Raises :class:`InvalidHandHistory` when the text is not PHH, and
+    :class:`app.poker.fairness.ShuffleMismatch` when the seed does not match its
+    commitment.
+    """
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidHandHistory(f"not valid PHH (TOML): {exc}") from None
+    if "_server_seed" not in data:
+        return None
+    if data.get("_fair_scheme") != SCHEME:
+        raise InvalidHandHistory(f"expected the shuffle scheme {SCHEME!r}, "
+                                 f"got {data.get('_fair_scheme')!r}")
+    seeds = [str(item).split(":", 1) for item in _list(data, "_client_seeds", str)]
+    if any(len(pair) != 2 or not pair[0].isdigit() for pair in seeds):
+        raise InvalidHandHistory("expected _client_seeds as \"seat:seed\" strings")
+    return FairnessProof.from_dict({
+        "server_seed": data["_server_seed"], "commitment": data.get("_commitment"),
+        "client_seeds": [{"seat": int(seat), "seed": seed} for seat, seed in seeds]})
+
+
+def dealt_from_phh(text: str) -> DealtCards:
+    """Every card a PHH history shows, by where it was dealt (``????`` cards are None)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidHandHistory(f"not valid PHH (TOML): {exc}") from None
+    n = len(_list(data, "starting_stacks"))
+    holes: list[tuple[Card | None, Card | None]] = [(None, None)] * n
+    for number, cards in _DEALT.findall(text):
+        position = int(number) - 1
+        if not 0 <= position < n:
+            raise InvalidHandHistory(f"expected players p1 to p{n}, got p{number}")
+        known = _cards(cards, 2)
+        holes[position] = (known[0], known[1])
+    board = [c for cards in _BOARD.findall(text) for c in _cards(cards, None)]
+    if None in board:
+        raise InvalidHandHistory("expected every board card to be known")
+    return DealtCards(holes, [c for c in board if c is not None])
+
+
+def verify_history(text: str) -> tuple[FairnessProof, int]:
+    """Check every card a PHH history shows against the deck its revealed seeds make.
+
+    Returns the proof and how many cards were checked; raises :class:`NoProof`
+    for a history without seeds and :class:`app.poker.fairness.ShuffleMismatch`
+    naming the first card that differs.
+    """
+    proof = proof_from_phh(text)
+    if proof is None:
+        raise NoProof("this hand history carries no shuffle seeds: it cannot be verified")
+    return proof, verify_deal(proof, dealt_from_phh(text))

@@ -65,15 +65,18 @@ class Stakes:
     ``ante`` is paid by every seat, or with ``big_blind_ante`` once by the big
     blind for the whole table (after the big blind itself, which has priority
     when the stack cannot cover both). The minimum bet is the big blind.
+    ``straddle`` (0: none, else at least twice the big blind) is a third blind
+    posted by the seat after the big blind when three or more are dealt in.
 
     >>> Stakes(50, 100, ante=10).to_dict()
-    {'small_blind': 50, 'big_blind': 100, 'ante': 10, 'big_blind_ante': False}
+    {'small_blind': 50, 'big_blind': 100, 'ante': 10, 'big_blind_ante': False, 'straddle': 0}
     """
 
     small_blind: int
     big_blind: int
     ante: int = 0
     big_blind_ante: bool = False
+    straddle: int = 0
 
     def __post_init__(self) -> None:
         if self.big_blind <= 0:
@@ -84,18 +87,22 @@ class Stakes:
             )
         if self.ante < 0:
             raise InvalidHandSetup(f"expected an ante of 0 or more, got {self.ante}")
+        if self.straddle and self.straddle < 2 * self.big_blind:
+            raise InvalidHandSetup(f"expected no straddle or one of at least "
+                                   f"{2 * self.big_blind}, got {self.straddle}")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe data."""
         return {
             "small_blind": self.small_blind, "big_blind": self.big_blind,
-            "ante": self.ante, "big_blind_ante": self.big_blind_ante,
+            "ante": self.ante, "big_blind_ante": self.big_blind_ante, "straddle": self.straddle,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Stakes:
         """Inverse of :meth:`to_dict`."""
-        return cls(data["small_blind"], data["big_blind"], data["ante"], data["big_blind_ante"])
+        return cls(data["small_blind"], data["big_blind"], data["ante"], data["big_blind_ante"],
+                   data.get("straddle", 0))
 
 
 @dataclass(slots=True)

@@ -164,7 +164,7 @@ def test_a_bad_action_is_reported_with_its_reason(actions, reason):
 @pytest.mark.parametrize(("text", "reason"), [
     ("variant = 'FT'\n", "expected variant 'NT' (No-Limit Texas Hold'em), got 'FT'"),
     ("variant = 'NT'\nantes = \n", "not valid PHH (TOML)"),
-    (DEMO.replace("[50, 100, 0]", "[50, 100, 200]"), "expected a small and a big blind only"),
+    (DEMO.replace("[50, 100, 0]", "[50, 100, 150]"), "perhaps a straddle of at least twice"),
     (DEMO.replace("min_bet = 100", "min_bet = 200"), "expected min_bet equal to the big blind"),
     (DEMO.replace("[0, 0, 0]", "[5, 0, 7]"), "expected equal antes or a big-blind ante"),
     (DEMO.replace("[1000, 1000, 1000]", "[1000]"), "expected 2 to 10 positive starting stacks"),
@@ -194,7 +194,7 @@ def test_replay_command_reports_every_file_in_json(tmp_path, capsys):
     (tmp_path / "notes.txt").write_text("not a hand history")
     code = main(["replay", "--json", str(tmp_path)])
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert code == 1
+    assert code == 2
     assert [Path(r["file"]).name for r in lines] == ["good.phh", "other.phh", "broken.phh"]
     assert lines[0] == {"file": str(good), "ok": True, "finishing_stacks": [950, 1050, 1000],
                         "expected": [950, 1050, 1000], "match": True, "error": None}
@@ -202,10 +202,34 @@ def test_replay_command_reports_every_file_in_json(tmp_path, capsys):
     assert all(isinstance(r["error"], str) for r in lines[1:])
 
 
-def test_replay_command_prints_a_summary(tmp_path, capsys):
+def test_replay_command_prints_a_summary_and_each_bad_file_on_one_stderr_line(
+    tmp_path, capsys
+):
     good = tmp_path / "good.phh"
     good.write_text(DEMO.replace("{more}", "'p3 f', 'p1 f'"))
-    assert main(["replay", str(good), str(tmp_path / "missing.phh")]) == 1
-    out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("ok ") and out[1].startswith("FAIL ")
+    missing = tmp_path / "missing.phh"
+    assert main(["replay", str(good), str(missing)]) == 2
+    captured = capsys.readouterr()
+    out = captured.out.splitlines()
+    assert out[0].startswith("ok ")
     assert out[-1] == "2 files: 1 replayed, 0 differ, 1 failed"
+    assert captured.err.startswith(f"holdem replay: error: {missing}: cannot read the file")
+    assert len(captured.err.splitlines()) == 1
+
+
+def test_a_replay_that_differs_from_the_recorded_stacks_exits_1(tmp_path, capsys):
+    wrong = tmp_path / "wrong.phh"
+    wrong.write_text(DEMO.replace("{more}", "'p3 f', 'p1 f'")
+                     + "finishing_stacks = [1000, 1000, 1000]\n")
+    assert main(["replay", str(wrong)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out.startswith("DIFF ") and captured.err == ""
+
+
+def test_the_sample_hands_shipped_in_docs_replay_to_their_recorded_stacks(capsys):
+    samples = Path(__file__).resolve().parents[2] / "docs" / "phh"
+    assert main(["replay", "--json", str(samples)]) == 0
+    reports = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(reports) == 3
+    assert all(r["ok"] and r["match"] is not False for r in reports)
+    assert sum(r["match"] is True for r in reports) == 2

@@ -1,0 +1,80 @@
+"""All-in equity: once every hand left in a hand is face up before the river, each
+player's exact chance of the pot, on each street of the run-out.
+
+>>> from app.poker.cards import Deck
+>>> from app.poker.engine import Hand
+>>> from app.poker.state import Stakes
+>>> hand, _ = Hand.start({0: 100, 1: 100}, button=0, stakes=Stakes(1, 2),
+...                      deck=Deck.stacked("Ah Ks Ad Kc 2c 7d 9h 3s 4c 5d Jh 8c"))
+>>> _ = hand.all_in(0)
+>>> events = hand.all_in(1)
+>>> [(i, r.street, [round(s.equity, 3) for s in r.seats]) for i, r in runout_equities(hand, events)]
+[(2, 'preflop', [0.813, 0.187]), (3, 'flop', [0.916, 0.084]), (4, 'turn', [0.955, 0.045])]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from app.poker.cards import Card
+from app.poker.engine import Hand
+from app.poker.equity import equity
+from app.poker.events import BoardDealt, Event, HandShown
+from app.poker.state import SeatStatus
+
+_STREETS = {0: "preflop", 3: "flop", 4: "turn"}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatEquity:
+    """One face-up hand's exact chances from here: win alone, tie, share of the pot."""
+
+    seat: int
+    win: float
+    tie: float
+    equity: float
+
+
+@dataclass(frozen=True, slots=True)
+class RunoutEquity:
+    """The chances of every face-up hand with ``board`` dealt (``street`` names it)."""
+
+    street: str
+    board: tuple[Card, ...]
+    seats: tuple[SeatEquity, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``all_in_equity`` table event."""
+        return {"type": "all_in_equity", "street": self.street,
+                "board": [str(c) for c in self.board],
+                "seats": [{"seat": s.seat, "win": s.win, "tie": s.tie, "equity": s.equity}
+                          for s in self.seats]}
+
+
+def runout_equities(hand: Hand, events: Sequence[Event]) -> list[tuple[int, RunoutEquity]]:
+    """For the ``events`` of one step of ``hand``: the all-in equities to announce, each
+    with the index of the event it follows (the last hand turned up, then the flop and
+    the turn). Empty unless that step turned every remaining hand up before the river."""
+    shown = [i for i, e in enumerate(events) if isinstance(e, HandShown)]
+    deals = [i for i, e in enumerate(events) if isinstance(e, BoardDealt)]
+    if not shown or (deals and shown[-1] > deals[0]):
+        return []
+    live = [s for s in hand.seats if s.status is not SeatStatus.FOLDED]
+    if len(live) < 2 or not all(s.shown for s in live):
+        return []
+    dealt = [c for i in deals for c in events[i].cards]  # type: ignore[attr-defined]
+    board = list(hand.board[: len(hand.board) - len(dealt)])
+    points: list[tuple[int, tuple[Card, ...]]] = [(shown[-1], tuple(board))]
+    for i in deals:
+        board += events[i].cards  # type: ignore[attr-defined]
+        points.append((i, tuple(board)))
+    return [(i, _chances(live, cards)) for i, cards in points if len(cards) < 5]
+
+
+def _chances(live: Sequence[Any], board: tuple[Card, ...]) -> RunoutEquity:
+    result = equity([s.cards for s in live], board=board)
+    seats = tuple(SeatEquity(s.number, h.win, h.tie, h.equity)
+                  for s, h in zip(live, result.hands, strict=True))
+    return RunoutEquity(_STREETS[len(board)], board, seats)

@@ -1,0 +1,341 @@
+"""Equity of hand ranges: range against range exactly, any number of ranges by Monte Carlo.
+
+A range stands for each of its combos with equal probability; a deal is a
+combo for every player and a board, all cards distinct, every such deal
+equally likely (as PokerStove and Equilab count them).
+
+Two ranges are compared exactly when the work is bounded: every board is
+ranked once against every combo of both ranges (:func:`app.poker.evaluator.
+rank_on_boards`), then every pair of combos is compared on it. Preflop, when
+both ranges and the dead cards are closed under changing suits (``QQ+,AKs``
+is; ``AhKh`` is not), boards are taken one per suit pattern with its number of
+suit relabellings as weight: 134,459 boards stand for all 2,598,960. Otherwise,
+or past :data:`EXACT_WORK`, deals are sampled (seeded) and each equity has its
+standard error.
+
+>>> r = range_equity(["QQ+,AKs", "AhKd"], board="Ks 7d 2c")
+>>> r.exact, [round(h.equity, 4) for h in r.hands]
+(True, [0.7805, 0.2195])
+"""
+
+from __future__ import annotations
+
+import os
+from bisect import bisect_right
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations, permutations, product
+from math import comb, factorial
+
+import numpy as np
+import numpy.typing as npt
+
+from app.poker.cards import Card, DeckExhausted
+from app.poker.equity import (
+    DEFAULT_ITERATIONS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    InvalidBoard,
+    InvalidPlayerCount,
+    InvalidSampling,
+    check_distinct,
+    combination_ids,
+    natural_cards,
+)
+from app.poker.evaluator import rank_batch, rank_on_boards
+from app.poker.ranges import InvalidRange, parse_range
+
+EXACT_WORK = 600_000_000  # pair comparisons (boards x combos x combos) of one exact answer
+_BOARD_CHUNK = 512
+_NEVER = np.int16(16_000)
+_SAMPLE_CHUNK = 1 << 15
+Ids = npt.NDArray[np.int64]
+
+
+class RangeConflict(InvalidRange):
+    """A range left with no combo once the board, the dead cards and the other hands are
+    taken out (or ranges that can never be dealt together)."""
+
+    code = "range_conflict"
+
+
+@dataclass(frozen=True, slots=True)
+class RangeShare:
+    """One range's result: ``win`` alone, ``tie`` for best, ``equity`` with ties split,
+    ``stderr`` of the equity (0.0 when exact), and how many of its combos are live."""
+
+    range: str
+    combos: int
+    win: float
+    tie: float
+    equity: float
+    stderr: float
+
+
+@dataclass(frozen=True, slots=True)
+class RangeEquityResult:
+    """Per-range results in input order; ``deals`` deals were counted (weighted when exact)."""
+
+    hands: tuple[RangeShare, ...]
+    exact: bool
+    deals: int
+
+
+def range_equity(
+    ranges: Sequence[str],
+    board: str | Sequence[Card] = (),
+    dead: str | Sequence[Card] = (),
+    *,
+    iterations: int = DEFAULT_ITERATIONS,
+    seed: int = 0,
+    exact_work: int = EXACT_WORK,
+) -> RangeEquityResult:
+    """Win, tie and equity of 2 to 9 ranges (exact for two when the work allows)."""
+    if iterations < 1 or seed < 0 or exact_work < 0:
+        raise InvalidSampling(f"need iterations >= 1, seed >= 0 and exact_work >= 0, got "
+                              f"{iterations}, {seed} and {exact_work}")
+    if not MIN_PLAYERS <= len(ranges) <= MAX_PLAYERS:
+        raise InvalidPlayerCount(f"equity needs {MIN_PLAYERS} to {MAX_PLAYERS} ranges, got "
+                                 f"{len(ranges)}", count=len(ranges))
+    board_cards, dead_cards = natural_cards(board), natural_cards(dead)
+    if len(board_cards) not in (0, 3, 4, 5):
+        raise InvalidBoard(f"a board has 0, 3, 4 or 5 cards, got {len(board_cards)}",
+                           count=len(board_cards))
+    check_distinct([*board_cards, *dead_cards])
+    taken = {int(c) for c in (*board_cards, *dead_cards)}
+    combos = [_live(text, taken) for text in ranges]
+    if len(ranges) == 2:
+        if not _disjoint(*combos).any():
+            raise RangeConflict("these ranges can never be dealt together")
+        boards = _board_count(combos, board_cards, dead_cards)
+        if boards * len(combos[0]) * len(combos[1]) <= exact_work:
+            return _exact(ranges, combos, *_boards(combos, board_cards, dead_cards))
+    return _sampled(ranges, combos, board_cards, taken, iterations, seed)
+
+
+def _live(text: str, taken: set[int]) -> Ids:
+    """The combos of a range (``??``: any two cards) that avoid the known cards."""
+    combos = (list(combinations(range(52), 2)) if text.strip() == "??"
+              else [(int(a), int(b)) for a, b in parse_range(text)])
+    live = [(a, b) for a, b in combos if a not in taken and b not in taken]
+    if not live:
+        raise RangeConflict(f"no combo of {text!r} is left beside the board and dead cards",
+                            range=text)
+    return np.array(live, dtype=np.int64)
+
+
+# ---- exact: every board, every pair of combos ----------------------------------------
+
+
+def _board_count(combos: list[Ids], board: tuple[Card, ...], dead: tuple[Card, ...]) -> int:
+    """How many boards :func:`_boards` would give."""
+    if not board and not dead and all(_suit_closed(c) for c in combos):
+        return len(_suit_patterns()[0])
+    return comb(52 - len(board) - len(dead), 5 - len(board))
+
+
+def _boards(combos: list[Ids], board: tuple[Card, ...], dead: tuple[Card, ...]
+            ) -> tuple[Ids, Ids]:
+    """The boards to count and their weights (suit patterns preflop when that is exact)."""
+    if not board and not dead and all(_suit_closed(c) for c in combos):
+        return _suit_patterns()
+    unseen = sorted(set(range(52)) - {int(c) for c in (*board, *dead)})
+    tails = combination_ids(unseen, 5 - len(board))
+    fixed = np.tile(np.array([int(c) for c in board], dtype=np.int64), (len(tails), 1))
+    return np.concatenate([fixed, tails], axis=1), np.ones(len(tails), np.int64)
+
+
+def _suit_closed(combos: Ids) -> bool:
+    """Whether every relabelling of the suits maps the combos onto themselves."""
+    have = {frozenset(map(int, c)) for c in combos}
+    for perm in permutations(range(4)):
+        for a, b in have:
+            if frozenset((a - a % 4 + perm[a % 4], b - b % 4 + perm[b % 4])) not in have:
+                return False
+    return True
+
+
+@cache
+def _suit_patterns() -> tuple[Ids, Ids]:
+    """One board per suit pattern of five cards, with how many boards it stands for.
+
+    A board is four rank sets, one per suit; relabelling suits permutes them, so
+    the patterns are the multisets of four rank sets holding five ranks in all
+    (listed here in decreasing order), each standing for 24 / (k1! k2! ...) boards
+    where k are the numbers of equal rank sets.
+    """
+    by_count = {n: [m for m in range(1 << 13) if m.bit_count() == n] for n in range(6)}
+    rows: list[tuple[int, ...]] = []
+
+    def choose(left: int, masks: tuple[int, ...], top: tuple[int, int]) -> None:
+        if len(masks) == 4:
+            if left == 0:
+                rows.append(masks)
+            return
+        for n in range(min(left, top[0]), -1, -1):
+            some = by_count[n][: bisect_right(by_count[n], top[1])] if n == top[0] else (
+                by_count[n])
+            for mask in some:
+                choose(left - n, (*masks, mask), (n, mask))
+
+    choose(5, (), (5, (1 << 13) - 1))
+    masks = np.array(rows, dtype=np.int64)
+    bits = (masks[:, :, None] >> np.arange(13)) & 1  # (patterns, suit, rank)
+    cards = np.nonzero(bits.transpose(0, 2, 1).reshape(len(masks), 52))[1].reshape(-1, 5)
+    same = masks[:, 1:] == masks[:, :-1]
+    weights = np.array([_RELABELLINGS[tuple(row)] for row in same.tolist()], dtype=np.int64)
+    return cards.astype(np.int64), weights
+
+
+def _relabellings(same: tuple[bool, ...]) -> int:
+    """24 / (k1! k2! ...) for runs of equal neighbours in a sorted row of four rank sets."""
+    runs, length = [], 1
+    for equal in same:
+        if equal:
+            length += 1
+        else:
+            runs.append(length)
+            length = 1
+    runs.append(length)
+    divisor = 1
+    for run in runs:
+        divisor *= factorial(run)
+    return 24 // divisor
+
+
+_RELABELLINGS = {same: _relabellings(same) for same in product((False, True), repeat=3)}
+
+
+def _exact(ranges: Sequence[str], combos: list[Ids], boards: Ids, weights: Ids
+           ) -> RangeEquityResult:
+    first, second = combos
+    apart = _disjoint(first, second)
+    # A combo that shares a card with the board never wins or ties: the first range's
+    # rank 0 is below every rank, the second range's _NEVER above every rank.
+    ranks_a = rank_on_boards(boards, first).astype(np.int16)
+    ranks_b = rank_on_boards(boards, second).astype(np.int16)
+    ranks_b[ranks_b == 0] = _NEVER
+    # Exact in float64: every partial sum is a whole number far below 2**53.
+    live = ((ranks_a > 0).T * weights.astype(np.float64)) @ (ranks_b != _NEVER).astype(
+        np.float64)
+    deals = round(float(live[apart].sum()))
+
+    def count(group: tuple[int, Ids]) -> tuple[int, int]:
+        weight, part = group
+        a, b = ranks_a[part, :, None], ranks_b[part, None, :]
+        return (weight * int(np.count_nonzero((a > b) & apart)),
+                weight * int(np.count_nonzero((a == b) & apart)))
+
+    workers = len(os.sched_getaffinity(0))
+    counts = list(_pool(workers, os.getpid()).map(count, _weight_groups(weights)))
+    won, tied = sum(c[0] for c in counts), sum(c[1] for c in counts)
+    if deals == 0:
+        raise RangeConflict("these ranges can never be dealt together")
+    lost = deals - won - tied
+    shares = (RangeShare(ranges[0], len(first), won / deals, tied / deals,
+                         (won + tied / 2) / deals, 0.0),
+              RangeShare(ranges[1], len(second), lost / deals, tied / deals,
+                         (lost + tied / 2) / deals, 0.0))
+    return RangeEquityResult(shares, True, deals)
+
+
+@cache
+def _pool(workers: int, pid: int) -> ThreadPoolExecutor:
+    """Threads for the comparisons (numpy releases the GIL); one pool per process."""
+    return ThreadPoolExecutor(max_workers=workers, thread_name_prefix="range_equity")
+
+
+def _weight_groups(weights: Ids) -> list[tuple[int, Ids]]:
+    """Chunks of board indices that share one weight."""
+    groups = []
+    for weight in np.unique(weights):
+        where = np.flatnonzero(weights == weight)
+        groups += [(int(weight), where[i:i + _BOARD_CHUNK])
+                   for i in range(0, len(where), _BOARD_CHUNK)]
+    return groups
+
+
+def _disjoint(first: Ids, second: Ids) -> npt.NDArray[np.bool_]:
+    one = np.int64(1)
+    bits_a = (one << first[:, 0]) | (one << first[:, 1])
+    bits_b = (one << second[:, 0]) | (one << second[:, 1])
+    apart: npt.NDArray[np.bool_] = (bits_a[:, None] & bits_b[None, :]) == 0
+    return apart
+
+
+# ---- sampled: random combos and boards ---------------------------------------------------
+
+
+def _sampled(ranges: Sequence[str], combos: list[Ids], board: tuple[Card, ...],
+             taken: set[int], iterations: int, seed: int) -> RangeEquityResult:
+    rng = np.random.default_rng(seed)
+    players = len(combos)
+    share_sum = np.zeros(players)
+    share_squares = np.zeros(players)
+    wins = np.zeros(players, np.int64)
+    ties = np.zeros(players, np.int64)
+    done = 0
+    while done < iterations:
+        size = min(_SAMPLE_CHUNK, iterations - done)
+        holes = _sample_holes(combos, rng, size)
+        boards = _complete_boards(holes, board, taken, rng)
+        ranks = np.stack([_rank_rows(boards, holes[p]) for p in range(players)])
+        top = ranks == ranks.max(axis=0)
+        sharing = top.sum(axis=0)
+        shares = top / sharing
+        share_sum += shares.sum(axis=1)
+        share_squares += (shares ** 2).sum(axis=1)
+        wins += np.count_nonzero(top & (sharing == 1), axis=1)
+        ties += np.count_nonzero(top & (sharing > 1), axis=1)
+        done += size
+    means = share_sum / iterations
+    errors = np.sqrt(np.maximum(share_squares / iterations - means ** 2, 0.0) / iterations)
+    out = tuple(RangeShare(ranges[p], len(combos[p]), int(wins[p]) / iterations,
+                           int(ties[p]) / iterations, float(means[p]), float(errors[p]))
+                for p in range(players))
+    return RangeEquityResult(out, False, iterations)
+
+
+def _sample_holes(combos: list[Ids], rng: np.random.Generator, size: int) -> Ids:
+    """(players, size, 2) combos, one per player per deal, no card twice in a deal."""
+    players = len(combos)
+    holes = np.empty((players, size, 2), np.int64)
+    pending = np.arange(size)
+    for _ in range(1000):
+        for p, live in enumerate(combos):
+            holes[p, pending] = live[rng.integers(0, len(live), len(pending))]
+        bits = np.zeros(len(pending), np.int64)
+        clash = np.zeros(len(pending), bool)
+        for p in range(players):
+            for k in range(2):
+                bit = np.int64(1) << holes[p, pending, k]
+                clash |= (bits & bit) != 0
+                bits |= bit
+        pending = pending[clash]
+        if not pending.size:
+            return holes
+    raise RangeConflict("these ranges can (almost) never be dealt together")
+
+
+def _complete_boards(holes: Ids, board: tuple[Card, ...], taken: set[int],
+                     rng: np.random.Generator) -> Ids:
+    """Each deal's board: the known cards, then random unseen ones."""
+    size = holes.shape[1]
+    keys = rng.random((size, 52))
+    if taken:
+        keys[:, sorted(taken)] = 2.0
+    rows = np.arange(size)[:, None]
+    keys[rows, holes.transpose(1, 0, 2).reshape(size, -1)] = 2.0
+    rest = 5 - len(board)
+    if rest > 52 - len(taken) - 2 * holes.shape[0]:
+        raise DeckExhausted("not enough cards left for the board")
+    drawn = np.argpartition(keys, rest, axis=1)[:, :rest] if rest else np.empty((size, 0))
+    fixed = np.tile(np.array([int(c) for c in board], dtype=np.int64), (size, 1))
+    return np.concatenate([fixed, drawn.astype(np.int64)], axis=1)
+
+
+def _rank_rows(boards: Ids, holes: Ids) -> npt.NDArray[np.int64]:
+    """Ranks of row i's hole cards on row i's board."""
+    return rank_batch(np.concatenate([boards, holes], axis=1))
