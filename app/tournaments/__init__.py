@@ -1,0 +1,14 @@
+"""Tournaments: sit & go and multi-table, from registration to prizes.
+
+The rules are pure (no I/O, no clock, no hidden randomness; time and the seat
+draw's RNG are passed in): :mod:`structure` (levels, breaks, presets),
+:mod:`payouts` (who is paid what), :mod:`icm` (deals), :mod:`balancing`
+(moving players and breaking tables), :mod:`standings` (busts and places),
+:mod:`rules` (what a tournament is) and :mod:`director` (one tournament's
+state, driven by hands as they finish).
+
+The shell: :mod:`store` (tournaments, entries and the credits of each change in
+one transaction), :mod:`service` (the tournaments of this process, one change at
+a time), :mod:`tables` (their live tables and clocks), :mod:`events` (Socket.IO),
+:mod:`router` (REST), :mod:`views` and :mod:`schemas`.
+"""

@@ -1,0 +1,69 @@
+"""Tournament requests over HTTP, run by the process that runs the tournaments.
+
+Tournaments live in the memory of one process (the holder of the table lock,
+see :mod:`app.realtime.lobby`). Alone, that is every process that serves; with
+several processes, a request reaching another one is sent on to it over Redis
+(``internal:tournaments``) and its answer, or its error, comes back as if local.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.realtime.cluster import answer_error
+from app.tournaments import views
+from app.tournaments.rules import Rules, TournamentKind
+from app.tournaments.schemas import TournamentCreate
+from app.tournaments.structure import preset, structure_from_dict
+from app.tournaments.tables import TournamentTables
+
+INTERNAL_EVENT = "internal:tournaments"
+CHANGES = frozenset({"create", "cancel"})
+
+
+async def run(tournaments: TournamentTables, op: str, payload: dict[str, Any]) -> Any:
+    """Run ``op`` here, or on the process that runs the tournaments."""
+    tables = tournaments.tables
+    director = await tables.director_process()
+    if director is None or tables.cluster is None:
+        if op in CHANGES:
+            tournaments.require_running()
+        return await perform(tournaments, op, payload)
+    answer = await tables.cluster.request(director, INTERNAL_EVENT, "", None,
+                                          {"op": op, **payload}, 1)
+    if not answer.get("ok"):
+        raise answer_error(answer.get("error") or {})
+    return answer["result"]
+
+
+async def perform(tournaments: TournamentTables, op: str, payload: dict[str, Any]) -> Any:
+    """Run ``op`` on this process (which runs the tournaments)."""
+    service = tournaments.service
+    if op == "list":
+        return service.listing()
+    tournament_id = str(payload["tournament_id"]) if "tournament_id" in payload else ""
+    if op == "detail":
+        return views.detail(service, tournament_id)
+    if op == "cancel":
+        service.get(tournament_id)
+        await service.cancel(tournament_id)
+        await tournaments.removed(tournament_id)
+        return views.detail(service, tournament_id)
+    if op == "create":
+        data = TournamentCreate.model_validate(payload["data"])
+        tournament_id = await service.create(data.name, rules_of(data),
+                                             created_by=payload.get("created_by"))
+        for n in range(data.bots):
+            await service.register_bot(tournament_id, f"Bot {n + 1}")
+        await tournaments.announce(tournament_id)
+        return views.detail(service, tournament_id)
+    raise ValueError(f"unknown tournament operation {op!r}")
+
+
+def rules_of(data: TournamentCreate) -> Rules:
+    """The rules a creation request asks for."""
+    structure = (structure_from_dict(data.structure) if data.structure is not None
+                 else preset(data.preset or "turbo"))
+    return Rules(TournamentKind(data.kind), structure, table_size=data.table_size,
+                 buy_in=data.buy_in, fee=data.fee, max_entrants=data.max_entrants,
+                 entries_per_player=data.entries_per_player, starts_at=data.starts_at)

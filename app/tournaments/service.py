@@ -1,0 +1,295 @@
+"""The tournaments of this process: creating them, entries paid and refunded, start, prizes.
+
+Each tournament is a pure :class:`~app.tournaments.director.Tournament` kept in
+memory and stored after every change. A change is made on a copy, committed
+(with its credits, see :mod:`app.tournaments.store`) and only then becomes the
+live state, so a refused or failed change leaves the tournament as it was.
+Changes to one tournament run one at a time (a lock per tournament).
+
+Players appear in a tournament as ``user:<id>``; bots as ``bot:<name>``, and
+the house account pays their entries and receives their prizes.
+
+After a restart every registering or running tournament is loaded again. A
+running one resumes its clock from the stored play time (the time the server
+was down does not count), and the hands that were in play are voided: every
+seat keeps the chips it had when the hand began, as at cash tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from random import Random
+from typing import Any
+
+from app.poker.state import Stakes
+from app.realtime.seating import Person
+from app.tournaments.director import HandOutcome, Tournament
+from app.tournaments.errors import NotRegistered, TournamentNotFound, WrongTournamentState
+from app.tournaments.rules import Entry, Rules, TournamentStatus
+from app.tournaments.store import Payment, TournamentStore
+
+log = logging.getLogger(__name__)
+
+CLOCK_SAVE_SECONDS = 10.0
+
+
+def user_key(user_id: int) -> str:
+    """How a user appears in a tournament."""
+    return f"user:{user_id}"
+
+
+def bot_key(name: str) -> str:
+    """How a bot appears in a tournament."""
+    return f"bot:{name}"
+
+
+class TournamentService:
+    """Every tournament of this process."""
+
+    def __init__(
+        self, store: TournamentStore, *, house: Callable[[], Awaitable[int]],
+        now: Callable[[], float], rng: Random | None = None,
+    ) -> None:
+        self.store = store
+        self.house = house
+        self.now = now
+        self.rng = rng or Random(secrets.randbits(64))
+        self.tournaments: dict[str, Tournament] = {}
+        self.names: dict[str, str] = {}
+        self.players: dict[str, dict[str, str]] = defaultdict(dict)
+        self.persons: dict[str, dict[str, Person]] = defaultdict(dict)
+        self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._deals: dict[str, tuple[dict[str, int], set[str]]] = {}
+        self._clock_saved: dict[str, float] = {}
+
+    # ---- life cycle -------------------------------------------------------------
+
+    async def resume(self) -> None:
+        """Load every registering or running tournament; void the hands that were in play."""
+        for record in await self.store.open_tournaments():
+            t = Tournament.from_dict(record.state)
+            for table in sorted(t.in_hand):
+                t.hand_voided(table)
+            t.tick(self.now())  # sets the clock's origin: the downtime does not count
+            self.tournaments[record.id] = t
+            self.names[record.id] = record.name
+            for entry, user_id, public_id, name in await self.store.people(record.id):
+                self._remember(record.id, entry.split("#")[0], user_id, public_id, name)
+            await self.store.save(record.id, t.to_dict())
+        if self.tournaments:
+            log.info("resumed %d tournaments", len(self.tournaments))
+
+    # ---- reading ----------------------------------------------------------------
+
+    def get(self, tournament_id: str) -> Tournament:
+        """The tournament with this id, or :class:`TournamentNotFound`."""
+        t = self.tournaments.get(tournament_id)
+        if t is None:
+            raise TournamentNotFound(f"no tournament {tournament_id!r}",
+                                     tournament_id=tournament_id)
+        return t
+
+    def name_of(self, tournament_id: str, player: str) -> str:
+        """A player's display name in a tournament."""
+        return self.players[tournament_id].get(player, player)
+
+    def person(self, tournament_id: str, player: str) -> Person:
+        """How a player appears at a tournament table."""
+        return self.persons[tournament_id][player]
+
+    def _remember(
+        self, tournament_id: str, player: str, user_id: int | None, public_id: str, name: str
+    ) -> None:
+        if player.startswith("bot:"):
+            user_id, public_id = None, f"bot-{tournament_id}-{name}"
+        self.players[tournament_id][player] = name
+        self.persons[tournament_id][player] = Person(user_id, public_id, name)
+
+    # ---- changes ------------------------------------------------------------------
+
+    async def create(self, name: str, rules: Rules, *, created_by: int | None) -> str:
+        """Create a tournament open for registration; returns its id."""
+        tournament_id = secrets.token_hex(8)
+        t = Tournament(rules)
+        await self.store.create(tournament_id, name, rules, t.to_dict(), created_by=created_by)
+        self.tournaments[tournament_id] = t
+        self.names[tournament_id] = name
+        return tournament_id
+
+    async def register(
+        self, tournament_id: str, user_id: int, name: str, public_id: str = ""
+    ) -> Entry:
+        """Enter a user: the buy-in and fee come from their balance."""
+        player = user_key(user_id)
+        entry = await self._enter(tournament_id, player, user_id, name)
+        self._remember(tournament_id, player, user_id, public_id or player, name)
+        return entry
+
+    async def register_bot(self, tournament_id: str, name: str) -> Entry:
+        """Enter a bot: the house pays its buy-in and fee."""
+        entry = await self._enter(tournament_id, bot_key(name), await self.house(), name)
+        self._remember(tournament_id, bot_key(name), None, "", name)
+        return entry
+
+    async def _enter(self, tournament_id: str, player: str, payer: int, name: str) -> Entry:
+        async with self._locks[tournament_id]:
+            work = self._copy(tournament_id)
+            entry = work.register(player, rng=self.rng)
+            rules = work.rules
+            payment = Payment(payer, entry.id, name, rules.buy_in, rules.fee)
+            await self.store.enter(tournament_id, payment, work.to_dict())
+            self.players[tournament_id][player] = name
+            self.tournaments[tournament_id] = work
+            return entry
+
+    async def unregister(self, tournament_id: str, user_id: int) -> Entry:
+        """Withdraw a user before the start; their buy-in and fee come back."""
+        async with self._locks[tournament_id]:
+            work = self._copy(tournament_id)
+            entry = work.unregister(user_key(user_id))
+            await self.store.refund(tournament_id, [entry.id], work.to_dict())
+            self.tournaments[tournament_id] = work
+            return entry
+
+    async def cancel(self, tournament_id: str) -> list[Entry]:
+        """Cancel before the start: every entry gets its buy-in and fee back."""
+        async with self._locks[tournament_id]:
+            work = self._copy(tournament_id)
+            refunded = work.cancel()
+            await self.store.refund(tournament_id, [e.id for e in refunded], work.to_dict())
+            self.tournaments[tournament_id] = work
+            return refunded
+
+    async def start_due(self) -> list[str]:
+        """Start every tournament that is due (cancel those short of players); their ids."""
+        started = []
+        for tournament_id, t in list(self.tournaments.items()):
+            if not t.due(self.now()):
+                continue
+            if len(t.entries) < t.rules.min_entrants:
+                await self.cancel(tournament_id)
+                continue
+            async with self._locks[tournament_id]:
+                work = self._copy(tournament_id)
+                work.start(self.now(), rng=self.rng)
+                await self.store.save(tournament_id, work.to_dict())
+                self.tournaments[tournament_id] = work
+                started.append(tournament_id)
+        return started
+
+    async def save(self, tournament_id: str, work: Tournament) -> None:
+        """Store a changed copy of a running tournament and make it the live state."""
+        async with self._locks[tournament_id]:
+            await self.store.save(tournament_id, work.to_dict())
+            self.tournaments[tournament_id] = work
+
+    async def settle(self, tournament_id: str) -> dict[str, int]:
+        """Pay a finished tournament's prizes from its pool; entry id to prize."""
+        async with self._locks[tournament_id]:
+            t = self.get(tournament_id)  # a second caller finds it gone: nothing is paid twice
+            if t.status is not TournamentStatus.FINISHED:
+                raise WrongTournamentState(f"expected finished, got {t.status.value}")
+            won = t.awards()
+            places = {f.player: f.place for f in t.results()}
+            await self.store.settle(tournament_id, places, won, t.to_dict())
+            del self.tournaments[tournament_id]
+            return won
+
+    # ---- play (called by the tournament's tables) ------------------------------------
+
+    async def begin_hand(
+        self, tournament_id: str, table: int, stacks: dict[int, int]
+    ) -> Stakes | None:
+        """Let ``table`` deal these seats now (None: not now) and say at what stakes."""
+        async with self._locks[tournament_id]:
+            t = self.tournaments.get(tournament_id)
+            if t is None or not t.can_deal(table) or t.stacks(table) != stacks:
+                return None
+            t.hand_started(table)
+            return t.clock().level.stakes()
+
+    async def hand_ended(
+        self, tournament_id: str, table: int, stacks: dict[int, int], button: int
+    ) -> HandOutcome:
+        """Record a hand's result at ``table``: busts, moves, and maybe the end. A hand
+        the tournament no longer waits for (a deal ended it meanwhile) changes nothing."""
+        async with self._locks[tournament_id]:
+            t = self.tournaments.get(tournament_id)
+            if t is None or table not in t.in_hand:
+                return HandOutcome((), (), t is None or t.status is TournamentStatus.FINISHED)
+            outcome = t.hand_finished(table, stacks, button=button, rng=self.rng)
+            await self.store.save(tournament_id, t.to_dict())
+            return outcome
+
+    async def tick(self, tournament_id: str) -> None:
+        """Move a running tournament's clock on to now; store it when the level changes
+        and every few seconds, so a crash loses at most that much of the clock."""
+        async with self._locks[tournament_id]:
+            t = self.get(tournament_id)
+            before = t.clock().index
+            now = self.now()
+            t.tick(now)
+            if t.clock().index != before or now - self._clock_saved.get(
+                    tournament_id, 0.0) >= CLOCK_SAVE_SECONDS:
+                await self.store.save(tournament_id, t.to_dict())
+                self._clock_saved[tournament_id] = now
+
+    async def agree_to_deal(self, tournament_id: str, user_id: int) -> dict[str, Any]:
+        """A player still in agrees to split the prizes left by ICM. When every person
+        still in agrees to the same offer (bots accept any), the tournament ends with it.
+        The offer changes with the chips, and agreement is to one offer only."""
+        async with self._locks[tournament_id]:
+            t = self.get(tournament_id)
+            offer = t.icm_offer()
+            player = user_key(user_id)
+            if not any(t.entries[e].player == player for e in offer):
+                raise NotRegistered("expected a player still in the tournament, got none")
+            votes = self._deals.get(tournament_id)
+            if votes is None or votes[0] != offer:
+                votes = self._deals[tournament_id] = (offer, set())
+            votes[1].add(player)
+            people = {t.entries[e].player for e in offer
+                      if not t.entries[e].player.startswith("bot:")}
+            done = people <= votes[1]
+            if done:
+                t.accept_deal()
+                await self.store.save(tournament_id, t.to_dict())
+                del self._deals[tournament_id]
+            return {"offer": {self.name_of(tournament_id, t.entries[e].player): amount
+                              for e, amount in offer.items()},
+                    "agreed": len(votes[1] & people), "needed": len(people), "done": done}
+
+    def copy(self, tournament_id: str) -> Tournament:
+        """A working copy of a tournament to change and then :meth:`save`."""
+        return self._copy(tournament_id)
+
+    def _copy(self, tournament_id: str) -> Tournament:
+        live = self.get(tournament_id)
+        work = Tournament.from_dict(live.to_dict())
+        work.clock_at = live.clock_at
+        return work
+
+    # ---- the lobby's view -----------------------------------------------------------
+
+    def summary(self, tournament_id: str) -> dict[str, Any]:
+        """A tournament as the lobby lists it."""
+        t = self.get(tournament_id)
+        return {
+            "id": tournament_id, "name": self.names[tournament_id],
+            "kind": t.rules.kind.value, "status": t.status.value,
+            "buy_in": t.rules.buy_in, "fee": t.rules.fee, "entrants": len(t.entries),
+            "players_left": t.players_left, "capacity": t.rules.capacity,
+            "prize_pool": t.pool, "starts_at": t.rules.starts_at,
+            "late_registration": t.status is TournamentStatus.RUNNING
+            and t.late_registration_open,
+        }
+
+    def listing(self) -> list[dict[str, Any]]:
+        """Every registering or running tournament, soonest start first."""
+        live = (TournamentStatus.REGISTERING, TournamentStatus.RUNNING)
+        return sorted((self.summary(i) for i, t in self.tournaments.items() if t.status in live),
+                      key=lambda s: (s["status"] != "registering", s["starts_at"] or 0, s["name"]))
