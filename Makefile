@@ -1,4 +1,5 @@
-# Two commands set everything up: `make run` and `make test`.
+# Two commands set everything up: `make run` and `make test`. Python packages come from the
+# lock files in requirements/ (`make lock` regenerates them from pyproject.toml).
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
@@ -7,28 +8,38 @@ PORT   ?= 8000
 # The browser client's Socket.IO library, from npm (package.json), served as a static file.
 SOCKETIO_JS := app/web/static/vendor/socket.io.min.js
 
-.PHONY: run test lint serve migrate bench clean
+.PHONY: run test lint lock bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e .
+$(VENV)/.installed: requirements/base.txt pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --require-hashes -r requirements/base.txt
+	$(PY) -m pip install --quiet --no-deps -e .
 	@touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e '.[dev]'
+$(VENV)/.installed-dev: requirements/dev.txt pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --require-hashes -r requirements/dev.txt
+	$(PY) -m pip install --quiet --no-deps -e .
 	@touch $@ $(VENV)/.installed
 
+# Every platform and Python 3.11+, with hashes; the image installs base.txt, CI dev.txt.
+LOCK := $(VENV)/bin/uv pip compile pyproject.toml --universal --python-version 3.11 \
+	--generate-hashes --native-tls --custom-compile-command "make lock" --quiet
+lock: $(VENV)/.installed-dev
+	$(LOCK) --output-file requirements/base.txt
+	$(LOCK) --extra dev --output-file requirements/dev.txt
+
 $(SOCKETIO_JS): package.json package-lock.json
+	@command -v npm >/dev/null || { echo "make: the browser client needs Node.js 18+ with npm" \
+	  "(https://nodejs.org or your system's nodejs and npm packages)"; exit 1; }
 	npm ci --no-audit --no-fund
 	mkdir -p $(@D)
 	cp node_modules/socket.io-client/dist/socket.io.min.js $@
 
+# `holdem serve` migrates the development database before it serves.
 run: $(VENV)/.installed $(SOCKETIO_JS)
-	$(PY) -m app.cli migrate
-	@echo "holdem-server on http://$(HOST):$(PORT)"
 	$(PY) -m app.cli serve --host $(HOST) --port $(PORT)
 
 test: $(VENV)/.installed-dev $(SOCKETIO_JS)

@@ -1,4 +1,5 @@
-"""The ``holdem`` command: serve, migrate, create-admin, eval, equity, outs, replay, protocol."""
+"""The ``holdem`` command: serve, migrate, create-admin, demote, eval, equity, outs, replay,
+verify-hand, audit, protocol."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from app.config import Settings
 
 # Python's default thresholds (700, 10, 10) make a busy server run full
 # collections over every live object every few seconds, stalling every table at
@@ -22,29 +26,57 @@ def tune_garbage_collector() -> None:
     gc.set_threshold(*SERVER_GC_THRESHOLDS)
 
 
+def _ready_to_serve(settings: Settings, *, migrate: bool) -> str | None:
+    """Why the server must not start, or None once the database is ready: development
+    migrates it (unless ``--no-migrate``), production refuses one behind the code."""
+    from app.config import ConfigError
+    from app.db.migrations import require_latest, upgrade, wait_until_reachable
+    from app.errors import HoldemError
+
+    try:
+        settings.check()
+        wait_until_reachable(settings.database_url)
+        if migrate and settings.is_development:
+            upgrade(settings.database_url)
+        else:
+            require_latest(settings.database_url)
+    except ConfigError as exc:
+        return str(exc)
+    except HoldemError as exc:
+        return exc.message
+    return None
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
-    """Run the server with uvicorn."""
-    import uvicorn
+    """Run the server with uvicorn (in development, migrating the database first)."""
 
-    from app.config import get_settings
+    from app.config import ConfigError, get_settings
     from app.main import configure_logging, create_app
+    from app.serving import Server, uvicorn_config
 
-    configure_logging(get_settings())
+    settings = get_settings()
+    if (refused := _ready_to_serve(settings, migrate=args.migrate)) is not None:
+        print(f"holdem serve: error: {refused}", file=sys.stderr)
+        return 2
+    try:
+        app = create_app(settings)
+    except ConfigError as exc:
+        print(f"holdem serve: error: {exc}", file=sys.stderr)
+        return 2
+    configure_logging(settings)
     tune_garbage_collector()
     print(f"holdem-server on http://{args.host}:{args.port}", flush=True)
-    # Per-message deflate nearly doubles memory per connection and raises p99
-    # for messages this small (bench/RESULTS.md, "Realtime load").
-    uvicorn.run(create_app(), host=args.host, port=args.port, log_level="info",
-                ws_per_message_deflate=False)
+    Server(uvicorn_config(app, settings, host=args.host, port=args.port)).run()
     return 0
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
     """Upgrade the database to the latest migration."""
     from app.config import get_settings
-    from app.db.migrations import upgrade
+    from app.db.migrations import upgrade, wait_until_reachable
 
     settings = get_settings()
+    wait_until_reachable(settings.database_url, wait_seconds=args.wait)
     upgrade(settings.database_url)
     print("database is at the latest migration", flush=True)
     return 0
@@ -65,6 +97,9 @@ def cmd_create_admin(args: argparse.Namespace) -> int:
         if password and password != getpass.getpass("Password again: "):
             print("holdem create-admin: error: the passwords differ", file=sys.stderr)
             return 2
+    elif password is None and args.prompt:
+        # Piped or redirected: the first line is the password (none keeps an existing one's).
+        password = sys.stdin.readline().rstrip("\r\n")
     try:
         done = asyncio.run(create_admin(get_settings(), args.email, password or None))
     except (HoldemError, ValueError) as exc:
@@ -74,17 +109,37 @@ def cmd_create_admin(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_demote(args: argparse.Namespace) -> int:
+    """Make an admin a player again; their sessions end."""
+    import asyncio
+
+    from app.admin.bootstrap import demote_admin
+    from app.config import get_settings
+
+    asyncio.run(demote_admin(get_settings(), args.email))
+    print(f"{args.email} is no longer an admin")
+    return 0
+
+
 def _add_account_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """The ``migrate`` and ``create-admin`` subcommands."""
+    """The ``migrate``, ``create-admin`` and ``demote`` subcommands."""
     migrate = sub.add_parser("migrate", help="upgrade the database to the latest migration")
-    migrate.set_defaults(func=cmd_migrate)
+    migrate.add_argument("--wait", type=float, default=0, metavar="SECONDS",
+                         help="keep trying to reach the database this long (container start-up)")
+    migrate.set_defaults(func=_one_line_errors(cmd_migrate))
 
     admin = sub.add_parser("create-admin", help="create an admin account or promote one")
     admin.add_argument("email", metavar="EMAIL")
-    admin.add_argument("--password", help="the password (prompted for a new account if absent)")
+    admin.add_argument("--password",
+                       help="the password (else prompted for, or the first line of stdin "
+                            "when it is not a terminal)")
     admin.add_argument("--no-prompt", dest="prompt", action="store_false",
                        help="never prompt; promote without changing the password")
     admin.set_defaults(func=cmd_create_admin)
+
+    demote = sub.add_parser("demote", help="make an admin a player again")
+    demote.add_argument("email", metavar="EMAIL")
+    demote.set_defaults(func=_one_line_errors(cmd_demote))
 
 
 Command = Callable[[argparse.Namespace], int]
@@ -249,24 +304,28 @@ def _replay_report(path: Path) -> dict[str, Any]:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    """Replay PHH hand histories through the engine; exit 1 if any fails or differs."""
+    """Replay PHH hand histories through the engine.
+
+    A file that cannot be read or replayed is bad input: one line on stderr, and the
+    command exits 2. A replay whose finishing stacks differ from the file's exits 1.
+    """
     total = failed = differ = 0
     for path in _phh_files(args.paths):
         report = _replay_report(path)
         total += 1
         failed += not report["ok"]
         differ += report["match"] is False
+        if not report["ok"]:
+            print(f"holdem replay: error: {path}: {report['error']}", file=sys.stderr)
         if args.json:
             print(json.dumps(report), flush=True)
-        elif not report["ok"]:
-            print(f"FAIL  {path}: {report['error']}")
         elif report["match"] is False:
             print(f"DIFF  {path}: {report['finishing_stacks']} != {report['expected']}")
-        else:
+        elif report["ok"]:
             print(f"ok    {path}: {report['finishing_stacks']}")
     if not args.json:
         print(f"{total} files: {total - failed} replayed, {differ} differ, {failed} failed")
-    return 1 if failed or differ else 0
+    return 2 if failed else 1 if differ else 0
 
 
 def _add_replay_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -275,6 +334,99 @@ def _add_replay_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     rp.add_argument("--json", action="store_true", help="one JSON object per file")
     rp.add_argument("paths", nargs="+", metavar="PATH", help=".phh files or folders (recursive)")
     rp.set_defaults(func=cmd_replay)
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    """Reconcile every account and table with the ledger; exit 1 when anything is off."""
+    import asyncio
+
+    from app.admin.audit import AuditReport, audit
+    from app.admin.schemas import AuditPublic
+    from app.config import get_settings
+    from app.db.engine import Database
+
+    async def run() -> AuditReport:
+        database = Database(get_settings().database_url)
+        try:
+            return await audit(database)
+        finally:
+            await database.dispose()
+
+    report = asyncio.run(run())
+    if args.json:
+        print(AuditPublic.of(report).model_dump_json())
+    else:
+        print(report.describe())
+    return 0 if report.balanced else 1
+
+
+async def _stored_phh(hand_id: str) -> str:
+    """The full PHH text of a stored hand, from the configured database."""
+    from app.config import get_settings
+    from app.db.engine import Database
+    from app.db.tables import HandRecord
+    from app.hands.service import HandNotFound
+
+    database = Database(get_settings().database_url)
+    try:
+        async with database.sessions() as session:
+            hand = await session.get(HandRecord, hand_id)
+    finally:
+        await database.dispose()
+    if hand is None:
+        raise HandNotFound(f"no stored hand with id {hand_id}", hand_id=hand_id)
+    return hand.phh
+
+
+def _history_text(source: str) -> str:
+    """A PHH file's text, or the stored hand's when ``source`` is a hand id."""
+    import asyncio
+    import re
+
+    from app.errors import HoldemError
+
+    path = Path(source)
+    if path.is_file():
+        try:
+            return path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise HoldemError(f"cannot read {source}: {exc}") from None
+    if re.fullmatch(r"[0-9a-f]{32}", source):
+        return asyncio.run(_stored_phh(source))
+    raise HoldemError(f"{source!r} is neither a PHH file nor a hand id (32 hex characters)")
+
+
+@_one_line_errors
+def cmd_verify_hand(args: argparse.Namespace) -> int:
+    """Recompute a hand's deck from its revealed seeds and check every card it shows."""
+    from app.poker.fairness import ShuffleMismatch
+    from app.poker.phh import verify_history
+
+    try:
+        proof, checked = verify_history(_history_text(args.hand))
+    except ShuffleMismatch as exc:
+        if args.json:
+            print(json.dumps({"ok": False, "error": exc.to_dict()}))
+        else:
+            print(f"FAIL  {args.hand}: {exc.message}")
+        return 1
+    if args.json:
+        print(json.dumps({"ok": True, "checked": checked, **proof.to_dict()}))
+    else:
+        seeds = ", ".join(f"seat {s}: {v}" for s, v in sorted(proof.client_seeds.items()))
+        print(f"ok    {args.hand}: {checked} cards match the deck of server seed "
+              f"{proof.server_seed} (commitment {proof.commitment}; client seeds: "
+              f"{seeds or 'none'})")
+    return 0
+
+
+def _add_verify_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The ``verify-hand`` subcommand."""
+    vh = sub.add_parser("verify-hand", help="check a hand's cards against its revealed seeds")
+    vh.add_argument("--json", action="store_true", help="print one JSON object")
+    vh.add_argument("hand", metavar="FILE_OR_ID",
+                    help="a .phh file, or the id of a hand stored in DATABASE_URL")
+    vh.set_defaults(func=cmd_verify_hand)
 
 
 def cmd_protocol(args: argparse.Namespace) -> int:
@@ -288,17 +440,29 @@ def cmd_protocol(args: argparse.Namespace) -> int:
     return 0
 
 
+DESCRIPTION = ("The holdem command: serve, migrate, create-admin, demote, eval, equity, outs, "
+               "replay, protocol.")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="holdem", description=__doc__)
+    """The ``holdem`` argument parser (its help text is plain: no reStructuredText marks)."""
+    parser = argparse.ArgumentParser(prog="holdem", description=DESCRIPTION)
     sub = parser.add_subparsers(dest="command", required=True)
 
     serve = sub.add_parser("serve", help="run the server")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--no-migrate", dest="migrate", action="store_false",
+                       help="never migrate: refuse a database behind the code (as production "
+                            "always does)")
     serve.set_defaults(func=cmd_serve)
     _add_poker_commands(sub)
     _add_account_commands(sub)
     _add_replay_command(sub)
+    audit = sub.add_parser("audit", help="reconcile balances, table chips and hand results")
+    audit.add_argument("--json", action="store_true", help="print one JSON object")
+    audit.set_defaults(func=cmd_audit)
+    _add_verify_command(sub)
     doc = sub.add_parser("protocol", help="the Socket.IO protocol page (docs/PROTOCOL.md)")
     doc.add_argument("--write", action="store_true", help="write docs/PROTOCOL.md")
     doc.set_defaults(func=cmd_protocol)

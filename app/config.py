@@ -2,15 +2,36 @@
 
 from __future__ import annotations
 
+import math
 import os
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import pairwise
 from pathlib import Path
 
 from dotenv import load_dotenv
 
 DEFAULT_SECRET_KEY = "dev-only-insecure-secret-key-change-me"
 SMTP_SECURITY_MODES = ("none", "starttls", "ssl")
+
+# Secrets that were ever published with this project (defaults, examples, compose
+# file, tests, benchmarks) or that people paste from tutorials (the last is the
+# FastAPI tutorial's): anyone can sign tokens with them.
+PUBLISHED_SECRET_KEYS = frozenset({
+    DEFAULT_SECRET_KEY,
+    "development-only-secret-key-change-me",
+    "test-secret-key-0123456789abcdef",
+    "load-benchmark-secret-key-0123456789abcdef",
+    "change-me", "changeme", "secret", "secret-key", "your-secret-key", "supersecret",
+    "09d25e094faa6ca2556c818166b7a9563b93f7099f6f0f4caa6cf63b88e8d3e7",
+})
+STAND_IN_WORDS = ("change-me", "changeme", "change_me", "insecure", "example", "placeholder",
+                     "your-secret", "dev-only", "development-only")
+MIN_SECRET_LENGTH = 32
+# Shannon entropy of the characters times the length: a random 32-character hex
+# string scores about 120 bits (never below 85), repeated or one-letter keys score little.
+MIN_SECRET_BITS = 80
 
 
 class ConfigError(RuntimeError):
@@ -48,6 +69,39 @@ def _env_bool(name: str, default: bool) -> bool:
     return raw.strip().lower() in ("1", "true", "yes", "on")
 
 
+def estimated_bits(secret: str) -> float:
+    """A rough entropy estimate: the character distribution's Shannon entropy times length."""
+    counts = Counter(secret)
+    return -sum(n * math.log2(n / len(secret)) for n in counts.values())
+
+
+def _is_repetition(secret: str) -> bool:
+    # "abcabcabc": the string is found inside itself shifted by less than its length.
+    return (secret + secret).find(secret, 1) < len(secret)
+
+
+def _is_sequence(secret: str) -> bool:
+    # "abcdef…", "123456…": most neighbours are the same or consecutive characters.
+    steps = [abs(ord(b) - ord(a)) <= 1 for a, b in pairwise(secret)]
+    return sum(steps) > 0.6 * len(steps)
+
+
+def weak_secret_reason(secret: str) -> str | None:
+    """Why ``secret`` must not sign production tokens, or ``None`` when it may."""
+    lowered = secret.lower()
+    if secret in PUBLISHED_SECRET_KEYS or lowered in PUBLISHED_SECRET_KEYS:
+        return "is a published default that anyone can sign tokens with"
+    if any(word in lowered for word in STAND_IN_WORDS):
+        return "looks like a stand-in word, not a generated secret"
+    if len(secret) < MIN_SECRET_LENGTH:
+        return f"must be at least {MIN_SECRET_LENGTH} characters"
+    if _is_repetition(secret) or _is_sequence(secret):
+        return "is a repeated pattern or a sequence"
+    if estimated_bits(secret) < MIN_SECRET_BITS:
+        return "has too little variety to be random"
+    return None
+
+
 @dataclass(frozen=True)
 class RateLimit:
     """At most ``count`` attempts per ``seconds``; written ``"count/seconds"``."""
@@ -82,6 +136,8 @@ class Settings:
     )
     secret_key: str = field(default_factory=lambda: _env("SECRET_KEY", DEFAULT_SECRET_KEY))
     public_url: str = field(default_factory=lambda: _env("PUBLIC_URL", "http://127.0.0.1:8000"))
+    # Comma-separated proxy addresses whose X-Forwarded-For/-Proto are believed; empty: none.
+    forwarded_allow_ips: str = field(default_factory=lambda: _env("FORWARDED_ALLOW_IPS", ""))
 
     # E-mail: with no SMTP_HOST every message is written to OUTBOX_DIR instead.
     smtp_host: str = field(default_factory=lambda: _env("SMTP_HOST", ""))
@@ -96,6 +152,10 @@ class Settings:
     outbox_dir: str = field(default_factory=lambda: _env("OUTBOX_DIR", "./var/outbox"))
     mail_max_attempts: int = field(default_factory=lambda: _env_int("MAIL_MAX_ATTEMPTS", 5))
     mail_retry_seconds: int = field(default_factory=lambda: _env_int("MAIL_RETRY_SECONDS", 5))
+    # How long a process's claim on a mail it is sending lasts (then another may send it).
+    mail_claim_seconds: float = field(
+        default_factory=lambda: _env_float("MAIL_CLAIM_SECONDS", 60)
+    )
 
     # Credits.
     starting_credits: int = field(default_factory=lambda: _env_int("STARTING_CREDITS", 10_000))
@@ -131,8 +191,13 @@ class Settings:
     rate_limit_login_ip: RateLimit = field(
         default_factory=lambda: _limit("RATE_LIMIT_LOGIN_IP", "30/300")
     )
+    # Every attempt on one account from one IP; then failed attempts on one account from
+    # anywhere, not applied from IPs the account signed in from (see throttled_login).
+    rate_limit_login_account_ip: RateLimit = field(
+        default_factory=lambda: _limit("RATE_LIMIT_LOGIN_ACCOUNT_IP", "10/900")
+    )
     rate_limit_login_account: RateLimit = field(
-        default_factory=lambda: _limit("RATE_LIMIT_LOGIN_ACCOUNT", "10/900")
+        default_factory=lambda: _limit("RATE_LIMIT_LOGIN_ACCOUNT", "100/3600")
     )
     rate_limit_forgot_ip: RateLimit = field(
         default_factory=lambda: _limit("RATE_LIMIT_FORGOT_IP", "10/3600")
@@ -146,9 +211,27 @@ class Settings:
     rate_limit_verify_account: RateLimit = field(
         default_factory=lambda: _limit("RATE_LIMIT_VERIFY_ACCOUNT", "5/3600")
     )
+    rate_limit_email_change_ip: RateLimit = field(
+        default_factory=lambda: _limit("RATE_LIMIT_EMAIL_CHANGE_IP", "10/3600")
+    )
+    rate_limit_email_change_account: RateLimit = field(
+        default_factory=lambda: _limit("RATE_LIMIT_EMAIL_CHANGE_ACCOUNT", "3/3600")
+    )
 
     # Tables (times in seconds; tests set them tiny).
     redis_url: str = field(default_factory=lambda: _env("REDIS_URL", ""))
+    redis_channel: str = field(default_factory=lambda: _env("REDIS_CHANNEL", "socketio"))
+    # Several processes (with REDIS_URL): a process that has not beaten its heartbeat for
+    # LEASE_SECONDS loses its tables to the others; DRAIN_SECONDS bounds how long a stopping
+    # process waits for its hands to end before it lets them go.
+    lease_seconds: float = field(default_factory=lambda: _env_float("LEASE_SECONDS", 3))
+    heartbeat_seconds: float = field(
+        default_factory=lambda: _env_float("LEASE_HEARTBEAT_SECONDS", 1)
+    )
+    drain_seconds: float = field(default_factory=lambda: _env_float("DRAIN_SECONDS", 30))
+    # GET /metrics (Prometheus); with a token, only for `Authorization: Bearer <token>`.
+    metrics_enabled: bool = field(default_factory=lambda: _env_bool("METRICS_ENABLED", True))
+    metrics_token: str = field(default_factory=lambda: _env("METRICS_TOKEN", ""))
     action_seconds: float = field(default_factory=lambda: _env_float("ACTION_SECONDS", 20))
     min_action_seconds: float = field(
         default_factory=lambda: _env_float("MIN_ACTION_SECONDS", 5)
@@ -168,6 +251,35 @@ class Settings:
     )
     bot_delay_seconds: float = field(default_factory=lambda: _env_float("BOT_DELAY_SECONDS", 1))
     rate_limit_chat: RateLimit = field(default_factory=lambda: _limit("RATE_LIMIT_CHAT", "5/10"))
+    rate_limit_tools: RateLimit = field(
+        default_factory=lambda: _limit("RATE_LIMIT_TOOLS", "30/60")
+    )
+    rate_limit_table_create: RateLimit = field(
+        default_factory=lambda: _limit("RATE_LIMIT_TABLE_CREATE", "20/3600")
+    )
+    max_open_tables_per_user: int = field(
+        default_factory=lambda: _env_int("MAX_OPEN_TABLES_PER_USER", 3)
+    )
+    max_seated_tables_per_user: int = field(
+        default_factory=lambda: _env_int("MAX_SEATED_TABLES_PER_USER", 8)
+    )
+    max_sockets_per_user: int = field(default_factory=lambda: _env_int("MAX_SOCKETS_PER_USER", 10))
+    table_idle_seconds: float = field(
+        default_factory=lambda: _env_float("TABLE_IDLE_SECONDS", 900)
+    )
+    house_initial_bankroll: int = field(
+        default_factory=lambda: _env_int("HOUSE_INITIAL_BANKROLL", 1_000_000)
+    )
+    # Socket.IO requests per connection and per client address; unread bytes per connection.
+    rate_limit_socket: RateLimit = field(
+        default_factory=lambda: _limit("RATE_LIMIT_SOCKET", "60/10")
+    )
+    rate_limit_socket_ip: RateLimit = field(
+        default_factory=lambda: _limit("RATE_LIMIT_SOCKET_IP", "600/10")
+    )
+    socket_buffer_bytes: int = field(
+        default_factory=lambda: _env_int("SOCKET_BUFFER_BYTES", 1_048_576)
+    )
 
     @property
     def is_development(self) -> bool:
@@ -188,10 +300,12 @@ class Settings:
         """Raise :class:`ConfigError` when this configuration must not serve."""
         if self.env not in ("development", "production"):
             raise ConfigError(f"ENV must be 'development' or 'production', got {self.env!r}")
-        if not self.is_development and self.secret_key == DEFAULT_SECRET_KEY:
-            raise ConfigError("SECRET_KEY must be set to a long random value outside development")
-        if not self.is_development and len(self.secret_key) < 32:
-            raise ConfigError("SECRET_KEY must be at least 32 characters in production")
+        weakness = None if self.is_development else weak_secret_reason(self.secret_key)
+        if weakness is not None:
+            raise ConfigError(
+                f"SECRET_KEY {weakness}; production needs a long random value, e.g. "
+                "python -c 'import secrets; print(secrets.token_urlsafe(48))'"
+            )
         if self.smtp_security not in SMTP_SECURITY_MODES:
             raise ConfigError(f"SMTP_SECURITY must be one of {SMTP_SECURITY_MODES}")
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -11,25 +13,41 @@ from typing import Any
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.routing import APIRoute
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException
 
 from app import __version__
+from app.accounts.avatars import DECODES_AT_ONCE, MAX_UPLOAD_BYTES
 from app.accounts.hooks import AccountHooks
 from app.accounts.mail import Mailer
 from app.accounts.ratelimit import RateLimiter
 from app.accounts.router import auth_router, users_router
 from app.admin.router import router as admin_router
+from app.body_limit import SOCKET_BODY_BYTES, BodyLimitMiddleware, BodyLimits
 from app.config import Settings, get_settings
-from app.db.engine import Database
+from app.db.engine import Database, is_unavailable
 from app.errors import HoldemError
 from app.hands.router import router as hands_router
+from app.leaderboard.router import router as leaderboard_router
+from app.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
+from app.metrics import Metrics
 from app.realtime.server import install as install_realtime
+from app.security_headers import SecurityHeadersMiddleware
+from app.tools.router import router as tools_router
+from app.tournaments.router import admin_router as tournaments_admin_router
+from app.tournaments.router import router as tournaments_router
 from app.web.router import mount_web
 
 log = logging.getLogger(__name__)
 
+# The avatar upload is the one large body: the image plus its multipart framing.
+BODY_LIMITS = BodyLimits(
+    paths={"/users/me/avatar": MAX_UPLOAD_BYTES + 16 * 1024},
+    prefixes={"/socket.io/": SOCKET_BODY_BYTES},
+)
+RETRY_AFTER_SECONDS = 5
 HTTP_ERROR_CODES = {
     401: "not_authenticated",
     403: "forbidden",
@@ -48,8 +66,10 @@ def error_body(code: str, message: str, **details: Any) -> dict[str, Any]:
 async def _holdem_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HoldemError)
     log.info("%s %s -> %s %s", request.method, request.url.path, exc.status, exc.code)
-    return JSONResponse({"error": exc.to_dict()}, status_code=exc.status,
-                        headers=getattr(exc, "headers", None))
+    headers = getattr(exc, "headers", None)
+    if headers is None and "retry_after" in exc.details:
+        headers = {"Retry-After": str(exc.details["retry_after"])}
+    return JSONResponse({"error": exc.to_dict()}, status_code=exc.status, headers=headers)
 
 
 async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
@@ -78,6 +98,17 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
                         headers=exc.headers)
 
 
+async def _database_error(request: Request, exc: Exception) -> JSONResponse:
+    if not is_unavailable(exc):
+        return await _unexpected_error(request, exc)
+    log.warning("%s %s -> 503: the database is unreachable (%s)", request.method,
+                request.url.path, type(exc).__name__)
+    return JSONResponse(
+        error_body("service_unavailable", "the server cannot reach its database: try again "
+                   "in a few seconds", retry_after=RETRY_AFTER_SECONDS),
+        status_code=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+
+
 async def _unexpected_error(request: Request, exc: Exception) -> JSONResponse:
     log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
     return JSONResponse(error_body("internal_error", "something went wrong on our side"),
@@ -87,6 +118,9 @@ async def _unexpected_error(request: Request, exc: Exception) -> JSONResponse:
 def install_error_handlers(app: FastAPI) -> None:
     """Map typed errors, invalid payloads and HTTP errors to the one JSON error shape."""
     app.add_exception_handler(Exception, _unexpected_error)
+    app.add_exception_handler(SQLAlchemyError, _database_error)
+    app.add_exception_handler(ConnectionError, _database_error)
+    app.add_exception_handler(TimeoutError, _database_error)
     app.add_exception_handler(HoldemError, _holdem_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_error)
@@ -135,10 +169,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     settings.check()
     database = Database(settings.database_url)
-    mailer = Mailer(settings)
+    mailer = Mailer(settings, database)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        mailer.start()
         await realtime.start()
         yield
         await realtime.stop()
@@ -149,22 +184,60 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.database = database
     app.state.mailer = mailer
-    app.state.rate_limiter = RateLimiter(enabled=settings.rate_limits_enabled)
+    app.state.rate_limiter = RateLimiter(enabled=settings.rate_limits_enabled,
+                                         redis_url=settings.redis_url,
+                                         prefix=f"holdem:{settings.redis_channel}")
     app.state.account_hooks = AccountHooks()
+    app.state.avatar_slots = asyncio.Semaphore(DECODES_AT_ONCE)
+    metrics = Metrics()
     realtime = install_realtime(app, settings, database, limiter=app.state.rate_limiter,
-                                hooks=app.state.account_hooks)
+                                hooks=app.state.account_hooks, metrics=metrics)
     app.state.realtime = realtime
     install_error_handlers(app)
+    # Added last, so they are the outermost: Socket.IO's HTTP bodies are bounded too, and
+    # every answer (a 413 included) carries the security headers.
+    app.add_middleware(BodyLimitMiddleware, limits=BODY_LIMITS)
+    app.add_middleware(SecurityHeadersMiddleware)
 
-    @app.get("/health", tags=["meta"])
-    async def health() -> dict[str, str]:
-        """Liveness: the server answers."""
-        return {"status": "ok", "version": __version__}
+    @app.get("/health", tags=["meta"], responses={503: {"description": "Not ready"}})
+    async def health() -> JSONResponse:
+        """Readiness: the database answers, Redis too when several processes share the
+        tables; whether this process runs tables, and how many it holds the lease of."""
+        database_up = await database.reachable()
+        cluster = realtime.cluster
+        redis = "off" if cluster is None else "up" if await cluster.reachable() else "down"
+        ready = database_up and redis != "down"
+        tables = realtime.tables
+        body = {"status": "ok" if ready else "unavailable", "version": __version__,
+                "database": "up" if database_up else "down", "redis": redis,
+                "tables": "running" if tables.running else "elsewhere",
+                "process": tables.leases.process_id, "leases": len(tables.tables),
+                "draining": tables.draining}
+        return JSONResponse(body, status_code=200 if ready else 503,
+                            headers=None if ready else {"Retry-After": "5"})
+
+    if settings.metrics_enabled:
+
+        @app.get("/metrics", tags=["meta"], include_in_schema=False)
+        async def prometheus(request: Request) -> Response:
+            """Prometheus metrics (with ``METRICS_TOKEN`` set: only with that bearer token)."""
+            token = settings.metrics_token
+            given = request.headers.get("authorization", "")
+            if token and not secrets.compare_digest(given.encode(),
+                                                    f"Bearer {token}".encode()):
+                return JSONResponse({"error": {"code": "not_authenticated",
+                                               "message": "metrics need the metrics token"}},
+                                    status_code=401)
+            return Response(metrics.render(), media_type=METRICS_CONTENT_TYPE)
 
     app.include_router(auth_router)
     app.include_router(users_router)
     app.include_router(admin_router)
     app.include_router(hands_router)
+    app.include_router(tournaments_router)
+    app.include_router(tournaments_admin_router)
+    app.include_router(tools_router)
+    app.include_router(leaderboard_router)
     mount_web(app)
     summaries_from_docstrings(app.router)
     return app

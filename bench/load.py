@@ -49,12 +49,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.loadclient import HandshakeError, SioClient, connect  # noqa: E402
-from bench.targets import GC_STATS, TARGETS, PlayerSeat, Target  # noqa: E402
+from bench.targets import GC_STATS, TARGETS, PlayerSeat, Target, make_target  # noqa: E402
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 CONNECT_CONCURRENCY = 64
 PHASE_TIMEOUT = 180.0  # connecting and seating everyone
 DRAIN_SECONDS = 15.0  # longest wait for the acks of actions already sent
+MAX_CLIENTS = 12_000  # the 10,000-player pace run, and a margin
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,9 @@ class Options:
     idle: bool
     seed: int
     hand_delay: float | None = None
+    database_url: str | None = None
+    servers: int = 1
+    redis_url: str | None = None
 
 
 @dataclass
@@ -122,6 +126,10 @@ class Generator:
         self.loop: asyncio.AbstractEventLoop | None = None
 
     def on_event(self, client: SioClient, event: str, data: Any) -> None:
+        if event == "table:batch":
+            for message in data["messages"]:
+                self.on_event(client, message["event"], message["data"])
+            return
         if event != "table:turn":
             return
         player: Player = client.state
@@ -176,8 +184,10 @@ class Generator:
         async def one(player: Player) -> None:
             async with limit:
                 try:
+                    # With several servers, the seats of one table go round them.
+                    port = self.opts.port + player.seat.order % self.opts.servers
                     client = await connect(
-                        "127.0.0.1", self.opts.port, auth=player.seat.auth,
+                        "127.0.0.1", port, auth=player.seat.auth,
                         on_event=self.on_event, path=self.target.path,
                         deflate=self.opts.client_deflate,
                     )
@@ -270,7 +280,8 @@ async def _request(client: SioClient, event: str, data: Any, timeout: float = 30
 
 async def _worker_main(opts: Options, seats: list[PlayerSeat], pipe: Connection) -> None:
     loop = asyncio.get_running_loop()
-    target = TARGETS[opts.target]()
+    target = make_target(opts.target, database_url=opts.database_url,
+                         redis_url=opts.redis_url)
     gen = Generator(opts, target, seats)
     gen.loop = loop
     await gen.connect_all()
@@ -308,18 +319,23 @@ def _worker(opts: Options, seats: list[PlayerSeat], pipe: Connection) -> None:
 # ---- the server process ---------------------------------------------------------
 
 
-def cpu_seconds(pid: int) -> float:
-    """utime + stime of a process, in seconds."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+def cpu_seconds(pids: list[int]) -> float:
+    """utime + stime of processes, in seconds."""
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / CLK_TCK
 
 
-def rss_kib(pid: int) -> int:
-    """Resident set size of a process, in KiB."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
+def rss_kib(pids: list[int]) -> int:
+    """Resident set size of processes, in KiB."""
+    total = 0
+    for pid in pids:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])
+    return total
 
 
 def load_average() -> str:
@@ -353,37 +369,42 @@ def percentile(values: list[float], q: float) -> float:
 
 def run(opts: Options, *, log: Callable[[str], None] = print) -> dict[str, Any]:
     """Start the server, run the load, stop everything; the measured numbers."""
-    target = TARGETS[opts.target]()
+    target = make_target(opts.target, database_url=opts.database_url,
+                         redis_url=opts.redis_url)
     workdir = Path(os.environ.get("LOAD_WORKDIR", "/tmp")) / f"holdem-load-{os.getpid()}"
     workdir.mkdir(parents=True, exist_ok=True)
-    server = target.start_server(opts.port, gc_threshold=opts.gc_threshold,
-                                 deflate=opts.server_deflate, workdir=workdir,
-                                 hand_delay=opts.hand_delay)
+    servers = [target.start_server(opts.port + n, gc_threshold=opts.gc_threshold,
+                                   deflate=opts.server_deflate, workdir=workdir,
+                                   hand_delay=opts.hand_delay, name=n)
+               for n in range(opts.servers)]
     try:
-        wait_for_port(opts.port, server)
+        for n, server in enumerate(servers):
+            wait_for_port(opts.port + n, server)
         time.sleep(0.5)
         seats = target.prepare(opts.clients, workdir=workdir)
         time.sleep(0.5)
-        result = _measure(opts, server.pid, seats, log)
+        result = _measure(opts, [s.pid for s in servers], seats, log)
     except BaseException:
         log(f"  failed: the server's log and database are kept in {workdir}")
         raise
     finally:
-        server.terminate()
-        try:
-            server.wait(15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait(5)
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            try:
+                server.wait(15)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait(5)
     gc_file = workdir / GC_STATS
     result["server_gc"] = json.loads(gc_file.read_text()) if gc_file.exists() else None
     shutil.rmtree(workdir, ignore_errors=True)
     return result
 
 
-def _measure(opts: Options, pid: int, seats: list[PlayerSeat],
+def _measure(opts: Options, pids: list[int], seats: list[PlayerSeat],
              log: Callable[[str], None]) -> dict[str, Any]:
-    rss_before = rss_kib(pid)
+    rss_before = rss_kib(pids)
     ctx = mp.get_context("fork")
     pipes, procs = [], []
     for k in range(opts.procs):
@@ -401,16 +422,16 @@ def _measure(opts: Options, pid: int, seats: list[PlayerSeat],
                 raise RuntimeError("a generator did not connect its players in time")
             connected += pipe.recv()[1]
         time.sleep(1.0)
-        rss_connected = rss_kib(pid)
+        rss_connected = rss_kib(pids)
         log(f"  {connected} players connected; server RSS {rss_connected / 1024:.0f} MiB")
         load_before = load_average()
         for pipe in pipes:
             pipe.send("go")
         time.sleep(opts.warmup)
-        cpu0 = cpu_seconds(pid)
+        cpu0 = cpu_seconds(pids)
         time.sleep(opts.duration)
-        cpu1 = cpu_seconds(pid)
-        rss_busy = rss_kib(pid)
+        cpu1 = cpu_seconds(pids)
+        rss_busy = rss_kib(pids)
         reports = []
         for pipe in pipes:
             if not pipe.poll(DRAIN_SECONDS + 30):
@@ -437,6 +458,9 @@ def _summary(opts: Options, reports: list[dict[str, Any]], *, connected: int,
     before, after_connect, busy = rss
     return {
         "target": opts.target, "mode": "idle" if opts.idle else opts.mode,
+        "database": ("postgresql" if opts.database_url else "sqlite")
+        if opts.target == "holdem" else "-",
+        "servers": opts.servers, "redis": bool(opts.redis_url),
         "clients": opts.clients, "connected": connected, **total,
         "error_codes": dict(codes),
         "actions_per_s": round(total["sent"] / opts.duration, 1),
@@ -457,7 +481,10 @@ def describe(result: dict[str, Any]) -> str:
     """One readable line for a result."""
     lat = result["latency_ms"]
     return (
-        f"{result['target']:6} {result['mode']:4} {result['connected']:5} players  "
+        f"{result['target']:6} {result.get('database', '-'):10} "
+        f"x{result.get('servers', 1)}{'+redis' if result.get('redis') else '':6} "
+        f"{result['mode']:4} "
+        f"{result['connected']:5} players  "
         f"{result['actions_per_s']:7.1f} act/s  p50 {lat['p50']:7.2f}  p95 {lat['p95']:7.2f}  "
         f"p99 {lat['p99']:7.2f}  max {lat['max']:7.1f} ms  cpu {result['server_cpu_pct']:5.1f}% "
         f"({result.get('server_cpu_ms_per_action', 0):.2f} ms/action)  "
@@ -521,16 +548,31 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[
     p.add_argument("--hand-delay", type=float, default=None,
                    help="holdem: seconds between hands (default: the server's)")
     p.add_argument("--json", action="store_true", help="print each result as a JSON line")
+    p.add_argument("--servers", type=int, default=1,
+                   help="holdem: this many server processes sharing the tables (needs "
+                        "--database-url and --redis-url); players go round them")
+    p.add_argument("--redis-url", default=None,
+                   help="holdem: share the tables through this Redis (e.g. "
+                        "redis://127.0.0.1:6379/0), even with one server")
+    p.add_argument("--database-url", default=None,
+                   help="holdem on PostgreSQL: a server URL such as "
+                        "postgresql+asyncpg://postgres@127.0.0.1:5432/test (each run gets a "
+                        "fresh database there); default: a fresh SQLite file")
     args = p.parse_args(argv)
-    if args.clients > 5000 or args.duration > 300:
-        p.error("bounded runs only: at most 5,000 clients and 300 s")
+    if args.clients > MAX_CLIENTS or args.duration > 300:
+        p.error(f"bounded runs only: at most {MAX_CLIENTS:,} clients and 300 s")
+    if args.servers > 1 and not (args.database_url and args.redis_url):
+        p.error("several servers share tables through PostgreSQL and Redis: give "
+                "--database-url and --redis-url")
     targets = ["bare", "holdem"] if args.compare else [args.target]
     runs = [
         Options(target=t, clients=args.clients, mode=args.mode, pace=args.pace,
                 warmup=0.0 if args.idle else args.warmup, duration=args.duration,
                 procs=args.procs, port=args.port, gc_threshold=args.gc_threshold,
                 server_deflate=not args.no_deflate, client_deflate=not args.client_no_deflate,
-                idle=args.idle, seed=args.seed, hand_delay=args.hand_delay)
+                idle=args.idle, seed=args.seed, hand_delay=args.hand_delay,
+                database_url=args.database_url, servers=args.servers if t == "holdem" else 1,
+                redis_url=args.redis_url if t == "holdem" else None)
         for t in targets
     ]
     return args, runs

@@ -36,8 +36,8 @@ class Target:
     path: ClassVar[str] = "/socket.io/"
 
     def start_server(self, port: int, *, gc_threshold: str, deflate: bool, workdir: Path,
-                     hand_delay: float | None) -> subprocess.Popen[bytes]:
-        """Start the server in a child process listening on 127.0.0.1:port."""
+                     hand_delay: float | None, name: int = 0) -> subprocess.Popen[bytes]:
+        """Start server number ``name`` in a child process listening on 127.0.0.1:port."""
         raise NotImplementedError
 
     def prepare(self, clients: int, *, workdir: Path) -> list[PlayerSeat]:
@@ -86,7 +86,7 @@ class BareTarget(Target):
     name = "bare"
 
     def start_server(self, port: int, *, gc_threshold: str, deflate: bool, workdir: Path,
-                     hand_delay: float | None) -> subprocess.Popen[bytes]:
+                     hand_delay: float | None, name: int = 0) -> subprocess.Popen[bytes]:
         command = [sys.executable, str(ROOT / "bench" / "bare_server.py"),
                    *_server_flags(port, gc_threshold, deflate, workdir)]
         return _popen(command, workdir, "bare-server")
@@ -114,29 +114,69 @@ class HoldemTarget(Target):
 
     name = "holdem"
 
+    def __init__(self, database_server: str | None = None, redis_url: str | None = None
+                 ) -> None:
+        # A PostgreSQL server URL: each run gets a fresh database on it (else SQLite).
+        self.database_server = database_server
+        # With Redis, the servers share the tables (a channel of their own per run).
+        self.redis_url = redis_url
+
+    def _database_url(self, workdir: Path) -> str:
+        if not self.database_server:
+            return f"sqlite+aiosqlite:///{workdir / 'load.sqlite3'}"
+        from sqlalchemy.engine import make_url
+
+        name = "holdem_load_" + workdir.name.replace("-", "_")
+        return make_url(self.database_server).set(database=name).render_as_string(
+            hide_password=False)
+
+    def _fresh_database(self, workdir: Path) -> None:
+        if not self.database_server:
+            return
+        from sqlalchemy import text
+        from sqlalchemy.engine import make_url
+
+        from app.db.engine import create_engine
+
+        name = make_url(self._database_url(workdir)).database
+
+        async def create() -> None:
+            engine = create_engine(self.database_server or "", isolation_level="AUTOCOMMIT")
+            async with engine.connect() as connection:
+                await connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+                await connection.execute(text(f'CREATE DATABASE "{name}"'))
+            await engine.dispose()
+
+        asyncio.run(create())
+
     def _env(self, workdir: Path, hand_delay: float | None) -> dict[str, str]:
         env = dict(os.environ)
         env.update({
             "ENV": "development",
-            "DATABASE_URL": f"sqlite+aiosqlite:///{workdir / 'load.sqlite3'}",
+            "DATABASE_URL": self._database_url(workdir),
             "SECRET_KEY": SECRET_KEY,
             "RATE_LIMITS_ENABLED": "false",
             "OUTBOX_DIR": str(workdir / "outbox"),
             "SHOWDOWN_SECONDS": "60",
-            "REDIS_URL": "",
+            "REDIS_URL": self.redis_url or "",
+            "REDIS_CHANNEL": f"load-{workdir.name}",
         })
         if hand_delay is not None:
             env["HAND_START_DELAY_SECONDS"] = str(hand_delay)
         return env
 
     def start_server(self, port: int, *, gc_threshold: str, deflate: bool, workdir: Path,
-                     hand_delay: float | None) -> subprocess.Popen[bytes]:
+                     hand_delay: float | None, name: int = 0) -> subprocess.Popen[bytes]:
         env = self._env(workdir, hand_delay)
-        subprocess.run([sys.executable, "-m", "app.cli", "migrate"], cwd=ROOT, env=env,
-                       check=True, capture_output=True, timeout=120)
-        command = [sys.executable, str(ROOT / "bench" / "holdem_server.py"),
-                   *_server_flags(port, gc_threshold, deflate, workdir)]
-        return _popen(command, workdir, "holdem-server", env)
+        if name == 0:
+            self._fresh_database(workdir)
+            subprocess.run([sys.executable, "-m", "app.cli", "migrate"], cwd=ROOT, env=env,
+                           check=True, capture_output=True, timeout=120)
+        flags = _server_flags(port, gc_threshold, deflate, workdir)
+        if name:
+            flags[flags.index("--gc-stats") + 1] = str(workdir / f"{name}-{GC_STATS}")
+        command = [sys.executable, str(ROOT / "bench" / "holdem_server.py"), *flags]
+        return _popen(command, workdir, f"holdem-server-{name}", env)
 
     def prepare(self, clients: int, *, workdir: Path) -> list[PlayerSeat]:
         count = clients - clients % SEATS
@@ -200,3 +240,10 @@ async def _create_players(env: dict[str, str], count: int) -> list[str]:
 
 
 TARGETS: dict[str, type[Target]] = {"bare": BareTarget, "holdem": HoldemTarget}
+
+
+def make_target(name: str, *, database_url: str | None = None,
+                redis_url: str | None = None) -> Target:
+    """The target called ``name``; holdem on the PostgreSQL server ``database_url`` and
+    sharing tables through ``redis_url`` if given."""
+    return HoldemTarget(database_url, redis_url) if name == "holdem" else TARGETS[name]()

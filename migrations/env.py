@@ -9,6 +9,7 @@ from sqlalchemy.engine import Connection
 
 from app.config import get_settings
 from app.db import tables as _realtime_tables  # noqa: F401  (registers the table models)
+from app.db import tournaments as _tournaments  # noqa: F401  (registers the tournament models)
 from app.db.engine import create_engine
 from app.db.models import Base
 

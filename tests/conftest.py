@@ -25,10 +25,11 @@ import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 from fastapi import FastAPI
-from sqlalchemy import text, update
+from sqlalchemy import select, text, update
 from sqlalchemy.engine import make_url
 
 from app.accounts.mail import links_in
+from app.admin.audit import audit
 from app.config import RateLimit, Settings
 from app.db.engine import Database, create_engine
 from app.db.migrations import upgrade
@@ -227,14 +228,32 @@ def settings(database_url: str, smtp_server: tuple[Mailbox, int], tmp_path: Path
         rate_limits_enabled=True,
         rate_limit_login_ip=RateLimit(1_000, 60),
         rate_limit_signup_ip=RateLimit(1_000, 60),
+        # Tests stop servers mid-hand all the time: no waiting for hands to end.
+        drain_seconds=0.0,
     )
+
+
+async def assert_ledger_reconciles(database_url: str) -> None:
+    """Fail with the audit's report unless every account and table reconciles.
+
+    Every test that starts a server runs this when it stops, so a test that loses
+    or creates a chip anywhere fails (DESIGN principle 4).
+    """
+    database = Database(database_url)
+    try:
+        report = await audit(database)
+    finally:
+        await database.dispose()
+    assert report.balanced, f"the chips do not add up after this test:\n{report.describe()}"
 
 
 @asynccontextmanager
 async def running(app: FastAPI) -> AsyncIterator[FastAPI]:
-    """Run the app's lifespan (mailer and engine shut down cleanly at the end)."""
+    """Run the app's lifespan (mailer and engine shut down cleanly at the end), then check
+    that the ledger reconciles."""
     async with app.router.lifespan_context(app):
         yield app
+    await assert_ledger_reconciles(app.state.settings.database_url)
 
 
 @pytest.fixture
@@ -295,16 +314,22 @@ class Accounts:
         self, email: str | None = None, display_name: str | None = None,
         password: str = PASSWORD,
     ) -> Player:
-        """Sign up (expecting success) and return the new player."""
+        """Sign up (expecting a new account) and return the new player.
+
+        The answer is the same for a known address, so the account is read from the database.
+        """
         number = next(_numbers)
         email = email or f"player{number}@example.com"
         display_name = display_name or f"player_{number}"
         response = await self.client.post("/auth/signup", json={
             "email": email, "password": password, "display_name": display_name})
-        assert response.status_code == 201, response.text
+        assert response.status_code == 202, response.text
         body = response.json()
-        return Player(id=body["id"], email=body["email"], display_name=display_name,
-                      password=password, public_id=body["public_id"])
+        async with self.database.sessions() as session:
+            user = (await session.scalars(select(User).where(User.email == body["email"]))).one()
+        assert user.display_name == display_name.strip(), "the address already had an account"
+        return Player(id=user.id, email=body["email"], display_name=display_name,
+                      password=password, public_id=user.public_id)
 
     async def verify(self, player: Player) -> None:
         """Follow the verification link mailed to the player."""

@@ -3,15 +3,25 @@
 from __future__ import annotations
 
 import hashlib
+import warnings
 from functools import lru_cache
 from io import BytesIO
 
 from PIL import Image, ImageDraw, ImageOps, UnidentifiedImageError
 
-from app.accounts.errors import AvatarInvalid, AvatarTooLarge
+from app.accounts.errors import AvatarInvalid, AvatarTooLarge, AvatarTooManyPixels
 
 MAX_UPLOAD_BYTES = 1024 * 1024
-MAX_PIXELS = 25_000_000
+# Bounds checked on the header, before any pixel is decoded: a 12-megapixel photo fits,
+# a 1x25,000,000 strip (48 KB of PNG, 25 MB once decoded) does not.
+MAX_SIDE = 6_000
+MAX_PIXELS = 12_000_000
+# Decoding is the costly part: at most this many uploads decode at once per process.
+DECODES_AT_ONCE = 2
+# Any image Pillow opens anywhere in the process is refused well before it is a bomb.
+Image.MAX_IMAGE_PIXELS = MAX_PIXELS
+# Pillow warns between one and two times that limit; check_dimensions refuses those anyway.
+warnings.filterwarnings("ignore", category=Image.DecompressionBombWarning)
 SIZE = 256
 CONTENT_TYPE = "image/webp"
 ACCEPTED_FORMATS = frozenset({"PNG", "JPEG", "WEBP"})
@@ -34,17 +44,30 @@ def normalise_avatar(data: bytes) -> bytes:
         raise AvatarTooLarge("avatar must be at most 1 MB", max_bytes=MAX_UPLOAD_BYTES)
     try:
         with Image.open(BytesIO(data), formats=sorted(ACCEPTED_FORMATS)) as image:
-            if image.width * image.height > MAX_PIXELS:
-                raise AvatarInvalid("image has too many pixels")
+            check_dimensions(*image.size)
+            # JPEGs decode straight at a reduced scale: far less memory for the same result.
+            image.draft("RGB", (SIZE * 2, SIZE * 2))
             image.load()
             upright = ImageOps.exif_transpose(image)
             has_alpha = upright.mode in ("RGBA", "LA", "PA") or "transparency" in upright.info
             converted = upright.convert("RGBA" if has_alpha else "RGB")
-    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, ValueError,
-            SyntaxError):
+    except Image.DecompressionBombError:
+        raise AvatarTooManyPixels("avatar has too many pixels", max_side=MAX_SIDE,
+                                  max_pixels=MAX_PIXELS) from None
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
         raise AvatarInvalid("avatar must be a PNG, JPEG or WebP image") from None
     fitted = ImageOps.fit(converted, (SIZE, SIZE), method=Image.Resampling.LANCZOS)
     return _encode(fitted)
+
+
+def check_dimensions(width: int, height: int) -> None:
+    """Raise :class:`AvatarTooManyPixels` for a side over 6,000 or over 12 megapixels."""
+    if max(width, height) > MAX_SIDE or width * height > MAX_PIXELS:
+        raise AvatarTooManyPixels(
+            f"avatar must be at most {MAX_SIDE} pixels a side and "
+            f"{MAX_PIXELS // 1_000_000} megapixels, got {width}x{height}",
+            max_side=MAX_SIDE, max_pixels=MAX_PIXELS,
+        )
 
 
 @lru_cache(maxsize=1024)

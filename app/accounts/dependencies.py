@@ -7,6 +7,7 @@ CSRF header on state-changing methods); ``AdminUser`` also requires the admin ro
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
@@ -55,6 +56,12 @@ def get_rate_limiter(request: Request) -> RateLimiter:
     return limiter
 
 
+def get_avatar_slots(request: Request) -> asyncio.Semaphore:
+    """How many avatar uploads may decode at once in this process."""
+    slots: asyncio.Semaphore = request.app.state.avatar_slots
+    return slots
+
+
 def get_database(request: Request) -> Database:
     """The application's database (for work that outlives the request's session)."""
     database: Database = request.app.state.database
@@ -74,10 +81,11 @@ DatabaseDep = Annotated[Database, Depends(get_database)]
 MailerDep = Annotated[Mailer, Depends(get_mailer)]
 Hooks = Annotated[AccountHooks, Depends(get_hooks)]
 Limiter = Annotated[RateLimiter, Depends(get_rate_limiter)]
+AvatarSlots = Annotated[asyncio.Semaphore, Depends(get_avatar_slots)]
 
 
 def client_ip(request: Request) -> str:
-    """The caller's address (behind a proxy, run uvicorn with ``--proxy-headers``)."""
+    """The caller's address (the proxy's forwarded one only from ``FORWARDED_ALLOW_IPS``)."""
     return request.client.host if request.client else "unknown"
 
 
@@ -87,9 +95,9 @@ ClientIp = Annotated[str, Depends(client_ip)]
 def per_ip(action: str, setting: str) -> Any:
     """A dependency counting one ``action`` attempt against the IP limit named ``setting``."""
 
-    def check(request: Request, limiter: Limiter, settings: AppSettings) -> None:
+    async def check(request: Request, limiter: Limiter, settings: AppSettings) -> None:
         limit: RateLimit = getattr(settings, setting)
-        limiter.hit(f"{action}:ip", client_ip(request), limit)
+        await limiter.hit(f"{action}:ip", client_ip(request), limit)
 
     return Depends(check)
 

@@ -103,6 +103,13 @@ class AvatarInvalid(HoldemError):
     status = 422
 
 
+class AvatarTooManyPixels(HoldemError):
+    """The image is too wide, too tall or has too many pixels (read from its header)."""
+
+    code = "avatar_too_many_pixels"
+    status = 422
+
+
 class AvatarTooLarge(HoldemError):
     """The upload is larger than the limit."""
 

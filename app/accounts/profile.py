@@ -3,6 +3,7 @@ daily credits, deletion."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime, timedelta
 from typing import Any, cast
 
@@ -70,9 +71,12 @@ async def rename(session: AsyncSession, user: User, display_name: str) -> User:
     return user
 
 
-async def set_avatar(session: AsyncSession, user: User, upload: bytes) -> None:
-    """Validate, re-encode and store an uploaded avatar."""
-    image = await anyio.to_thread.run_sync(normalise_avatar, upload)
+async def set_avatar(
+    session: AsyncSession, user: User, upload: bytes, *, slots: asyncio.Semaphore
+) -> None:
+    """Validate, re-encode and store an uploaded avatar (decoding waits for one of ``slots``)."""
+    async with slots:
+        image = await anyio.to_thread.run_sync(normalise_avatar, upload)
     avatar = await session.get(Avatar, user.id)
     if avatar is None:
         session.add(Avatar(user_id=user.id, image=image, content_type=CONTENT_TYPE,
@@ -102,6 +106,7 @@ async def change_password(
     session: AsyncSession,
     settings: Settings,
     mailer: Mailer,
+    hooks: AccountHooks,
     user: User,
     current_password: str,
     new_password: str,
@@ -111,8 +116,9 @@ async def change_password(
     assert user.email is not None
     check_password_policy(new_password, email=user.email, display_name=user.display_name)
     await set_password(session, settings, user, new_password)
+    notify_password_changed(session, mailer, user)
     await session.commit()
-    notify_password_changed(mailer, user)
+    await hooks.run_after_revoke(user.id)
     return open_session(user, settings)
 
 
@@ -135,13 +141,13 @@ async def request_email_change(
     await ensure_email_free(session, new_email)
     link = await issue_link(session, settings, user, TokenPurpose.CHANGE_EMAIL,
                             ttl_seconds=settings.verify_token_ttl_seconds, email=new_email)
-    await session.commit()
     assert user.email is not None
-    mailer.send(mail.EMAIL_CHANGE_NEW, new_email, display_name=user.display_name, link=link,
-                new_email=new_email,
-                expires_in=describe_duration(settings.verify_token_ttl_seconds))
-    mailer.send(mail.EMAIL_CHANGE_OLD, user.email, display_name=user.display_name,
-                new_email_masked=mask_email(new_email))
+    mailer.queue(session, mail.EMAIL_CHANGE_NEW, new_email, display_name=user.display_name,
+                 link=link, new_email=new_email,
+                 expires_in=describe_duration(settings.verify_token_ttl_seconds))
+    mailer.queue(session, mail.EMAIL_CHANGE_OLD, user.email, display_name=user.display_name,
+                 new_email_masked=mask_email(new_email))
+    await session.commit()
 
 
 def daily_credits_available_at(user: User, settings: Settings) -> datetime:
@@ -200,10 +206,11 @@ async def delete_account(
     if user.balance > 0:
         await ledger.debit(session, user.id, user.balance, reason=LedgerReason.ACCOUNT_CLOSED)
     await erase(session, user)
-    await session.commit()
     if email:
-        mailer.send(mail.ACCOUNT_DELETED, email, display_name=display_name,
-                    deleted_at=utcnow().strftime("%Y-%m-%d %H:%M UTC"))
+        mailer.queue(session, mail.ACCOUNT_DELETED, email, display_name=display_name,
+                     deleted_at=utcnow().strftime("%Y-%m-%d %H:%M UTC"))
+    await session.commit()
+    await hooks.run_after_revoke(user.id)
 
 
 async def erase(session: AsyncSession, user: User) -> None:

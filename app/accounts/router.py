@@ -5,12 +5,23 @@ from __future__ import annotations
 import hashlib
 from typing import Annotated
 
-from fastapi import APIRouter, BackgroundTasks, File, Query, Request, Response, UploadFile
+from fastapi import (
+    APIRouter,
+    BackgroundTasks,
+    File,
+    Path,
+    Query,
+    Request,
+    Response,
+    UploadFile,
+)
 
 from app.accounts import profile, service
 from app.accounts.avatars import MAX_UPLOAD_BYTES
 from app.accounts.dependencies import (
     AppSettings,
+    AvatarSlots,
+    ClientIp,
     CurrentUser,
     DatabaseDep,
     DbSession,
@@ -20,6 +31,7 @@ from app.accounts.dependencies import (
     per_ip,
 )
 from app.accounts.errors import AvatarTooLarge
+from app.accounts.ratelimit import throttled_login
 from app.accounts.schemas import (
     AccountDelete,
     DailyCreditsPublic,
@@ -32,6 +44,7 @@ from app.accounts.schemas import (
     PasswordChange,
     PasswordReset,
     SessionPublic,
+    SignupAccepted,
     TokenRequest,
     UserCreate,
     UserPrivate,
@@ -42,13 +55,18 @@ from app.accounts.views import ledger_page, user_private
 from app.config import Settings
 from app.db import ledger
 from app.db.models import User
+from app.errors import error_responses
 
-auth_router = APIRouter(prefix="/auth", tags=["auth"])
-users_router = APIRouter(prefix="/users", tags=["users"])
+auth_router = APIRouter(prefix="/auth", tags=["auth"],
+                        responses=error_responses(400, 401, 403, 409, 413, 422, 429))
+users_router = APIRouter(prefix="/users", tags=["users"],
+                         responses=error_responses(401, 403, 404, 409, 413, 422, 429))
 
 LINK_SENT = Message(message="If an account uses this address, an e-mail is on its way.")
 Page = Annotated[int, Query(ge=1, le=1_000_000)]
 PerPage = Annotated[int, Query(ge=1, le=200)]
+# Public ids are 32 hex digits: anything else (a NUL included) never reaches the database.
+PublicId = Annotated[str, Path(pattern=r"^[0-9a-f]{1,32}$", description="A user's public id")]
 
 
 def set_session_cookies(response: Response, token: SessionToken, settings: Settings) -> None:
@@ -75,7 +93,7 @@ def session_body(user: User, token: SessionToken, settings: Settings) -> Session
                          csrf_token=token.csrf_token, user=user_private(user, settings))
 
 
-@auth_router.post("/signup", status_code=201,
+@auth_router.post("/signup", status_code=202,
                   dependencies=[per_ip("signup", "rate_limit_signup_ip")])
 async def signup(
     data: UserCreate,
@@ -83,11 +101,15 @@ async def signup(
     settings: AppSettings,
     mailer: MailerDep,
     limiter: Limiter,
-) -> UserPrivate:
-    """Create an account and e-mail a verification link."""
-    limiter.hit("signup:account", data.email, settings.rate_limit_signup_account)
-    user = await service.signup(session, settings, mailer, data)
-    return user_private(user, settings)
+) -> SignupAccepted:
+    """Create an account and mail a verification link; a known address gets the same answer.
+
+    The owner of a known address is told by mail that someone tried to sign up with it.
+    """
+    await limiter.hit("signup:account", data.email, settings.rate_limit_signup_account)
+    await service.signup(session, settings, mailer, data)
+    return SignupAccepted(email=data.email, message=(
+        f"Check {data.email} for a link to confirm the address, then log in."))
 
 
 @auth_router.post("/verify-email", dependencies=[per_ip("verify", "rate_limit_verify_ip")])
@@ -110,7 +132,7 @@ async def request_verify(
     limiter: Limiter,
 ) -> Message:
     """Send the verification link again (same answer whether or not the account exists)."""
-    limiter.hit("verify:account", data.email, settings.rate_limit_verify_account)
+    await limiter.hit("verify:account", data.email, settings.rate_limit_verify_account)
     background.add_task(service.in_new_session, database, lambda session:
                         service.request_verification(session, settings, mailer, data.email))
     return LINK_SENT
@@ -123,20 +145,26 @@ async def login(
     session: DbSession,
     settings: AppSettings,
     limiter: Limiter,
+    ip: ClientIp,
 ) -> SessionPublic:
     """Open a session: an HttpOnly cookie for browsers, the token in the body for others."""
-    limiter.hit("login:account", data.email, settings.rate_limit_login_account)
-    user, token = await service.login(session, settings, data.email, data.password)
+    user, token = await throttled_login(
+        limiter, settings, email=data.email, ip=ip,
+        attempt=lambda: service.login(session, settings, data.email, data.password))
     set_session_cookies(response, token, settings)
     return session_body(user, token, settings)
 
 
 @auth_router.post("/logout", status_code=204)
 async def logout(
-    user: CurrentUser, response: Response, session: DbSession, settings: AppSettings
+    user: CurrentUser,
+    response: Response,
+    session: DbSession,
+    settings: AppSettings,
+    hooks: Hooks,
 ) -> None:
-    """End the session (every session of this account)."""
-    await service.logout(session, user)
+    """End the session (every session of this account, open sockets included)."""
+    await service.logout(session, hooks, user)
     clear_session_cookies(response, settings)
 
 
@@ -151,7 +179,7 @@ async def forgot_password(
     limiter: Limiter,
 ) -> Message:
     """E-mail a one-hour password reset link (same answer whether or not the account exists)."""
-    limiter.hit("forgot:account", data.email, settings.rate_limit_forgot_account)
+    await limiter.hit("forgot:account", data.email, settings.rate_limit_forgot_account)
     background.add_task(service.in_new_session, database, lambda session:
                         service.forgot_password(session, settings, mailer, data.email))
     return LINK_SENT
@@ -159,10 +187,15 @@ async def forgot_password(
 
 @auth_router.post("/reset-password", dependencies=[per_ip("verify", "rate_limit_verify_ip")])
 async def reset_password(
-    data: PasswordReset, session: DbSession, settings: AppSettings, mailer: MailerDep
+    data: PasswordReset,
+    session: DbSession,
+    settings: AppSettings,
+    mailer: MailerDep,
+    hooks: Hooks,
 ) -> Message:
     """Set a new password with the token from a reset link; every session ends."""
-    await service.reset_password(session, settings, mailer, data.token, data.new_password)
+    await service.reset_password(session, settings, mailer, hooks, data.token,
+                                 data.new_password)
     return Message(message="Password changed. Log in with the new password.")
 
 
@@ -187,18 +220,19 @@ async def put_avatar(
     user: CurrentUser,
     session: DbSession,
     settings: AppSettings,
+    slots: AvatarSlots,
 ) -> UserPrivate:
     """Upload an avatar; it is re-encoded to 256x256 and served at the avatar URL."""
     upload = await file.read(MAX_UPLOAD_BYTES + 1)
     if len(upload) > MAX_UPLOAD_BYTES:
         raise AvatarTooLarge("avatar must be at most 1 MB", max_bytes=MAX_UPLOAD_BYTES)
-    await profile.set_avatar(session, user, upload)
+    await profile.set_avatar(session, user, upload, slots=slots)
     return user_private(user, settings)
 
 
 @users_router.get("/{public_id}/avatar", response_class=Response,
                   responses={200: {"content": {"image/webp": {}}}, 404: {}})
-async def get_avatar(public_id: str, request: Request, session: DbSession) -> Response:
+async def get_avatar(public_id: PublicId, request: Request, session: DbSession) -> Response:
     """A user's avatar, or a generated one when none was uploaded."""
     found = await profile.avatar_of(session, public_id)
     if found is None:
@@ -219,23 +253,28 @@ async def change_password(
     session: DbSession,
     settings: AppSettings,
     mailer: MailerDep,
+    hooks: Hooks,
 ) -> SessionPublic:
     """Change the password; other sessions end and this client gets a new session."""
-    token = await profile.change_password(session, settings, mailer, user,
+    token = await profile.change_password(session, settings, mailer, hooks, user,
                                           data.current_password, data.new_password)
     set_session_cookies(response, token, settings)
     return session_body(user, token, settings)
 
 
-@users_router.post("/me/email", status_code=202)
+@users_router.post("/me/email", status_code=202,
+                   dependencies=[per_ip("email-change", "rate_limit_email_change_ip")])
 async def change_email(
     data: EmailChange,
     user: CurrentUser,
     session: DbSession,
     settings: AppSettings,
     mailer: MailerDep,
+    limiter: Limiter,
 ) -> Message:
     """Ask to change the address; it changes when the link sent to the new one is used."""
+    await limiter.hit("email-change:account", str(user.id),
+                      settings.rate_limit_email_change_account)
     await profile.request_email_change(session, settings, mailer, user,
                                        data.current_password, data.new_email)
     return Message(message=f"Confirm the change with the link sent to {data.new_email}.")
@@ -263,7 +302,7 @@ async def read_ledger(
     """The account's credit history, newest first, one page at a time."""
     entries, count = await ledger.entries_for(session, user.id, offset=(page - 1) * per_page,
                                               limit=per_page)
-    return ledger_page(entries, count, page=page, per_page=per_page)
+    return await ledger_page(session, entries, count, page=page, per_page=per_page)
 
 
 @users_router.post("/me/daily-credits")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from datetime import datetime
 from typing import Annotated
 
@@ -11,8 +9,7 @@ from email_validator import EmailNotValidError, validate_email
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from app.db.models import LedgerReason, Role, UserStatus
-
-DISPLAY_NAME_PATTERN = re.compile(r"^\w[\w .\-]{1,18}\w$")
+from app.text import DisplayName, skeleton
 
 
 def normalise_email(value: str) -> str:
@@ -27,34 +24,22 @@ def normalise_email(value: str) -> str:
     return checked.normalized.lower()
 
 
-def normalise_display_name(value: str) -> str:
-    """Trim and NFC-normalise a display name; 3–20 letters, digits, spaces, ``._-``."""
-    name = unicodedata.normalize("NFC", value.strip())
-    if not 3 <= len(name) <= 20:
-        raise ValueError("display name must be 3 to 20 characters")
-    if not DISPLAY_NAME_PATTERN.fullmatch(name) or "  " in name:
-        raise ValueError(
-            "display name may use letters, digits, single spaces, '.', '_' and '-', "
-            "and must start and end with a letter or digit"
-        )
-    return name
-
-
 def display_name_key(name: str) -> str:
-    """The form display names are compared in, so ``Ann`` and ``ANN`` collide."""
-    return name.casefold()
+    """The form display names are compared in, so ``Ann``, ``ANN`` and ``Аnn`` (Cyrillic А)
+    collide: :func:`app.text.skeleton`."""
+    return skeleton(name)
 
 
 Email = Annotated[str, Field(max_length=320), AfterValidator(normalise_email)]
-DisplayName = Annotated[str, Field(max_length=40), AfterValidator(normalise_display_name)]
 Password = Annotated[str, Field(min_length=1, max_length=256)]
 LinkToken = Annotated[str, Field(min_length=1, max_length=128)]
 
 
 class Strict(BaseModel):
-    """Bodies reject unknown fields."""
+    """Request bodies: unknown fields are refused and nothing is coerced (``"1"`` is not an
+    int, ``true`` is not 1)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class UserCreate(Strict):
@@ -136,6 +121,7 @@ class UserPrivate(UserPublic):
     balance: int
     created_at: datetime
     daily_credits_available_at: datetime
+    leaderboard_listed: bool
 
 
 class SessionPublic(BaseModel):
@@ -154,6 +140,12 @@ class Message(BaseModel):
     message: str
 
 
+class SignupAccepted(Message):
+    """The answer to every well-formed sign-up, whether or not the address had an account."""
+
+    email: str
+
+
 class LedgerEntryPublic(BaseModel):
     """One change of a balance."""
 
@@ -165,6 +157,8 @@ class LedgerEntryPublic(BaseModel):
     reference: str | None
     balance_after: int
     created_at: datetime
+    table_name: str | None = Field(
+        default=None, description="For buy-ins and cash-outs: the name of the table (reference)")
 
 
 class LedgerEntriesPublic(BaseModel):

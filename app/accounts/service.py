@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hmac
 import logging
 from collections.abc import Awaitable, Callable, Collection
 from datetime import timedelta
@@ -23,14 +24,17 @@ from app.accounts.errors import (
     TokenInvalid,
     TokenUsed,
 )
+from app.accounts.hooks import AccountHooks
 from app.accounts.mail import Mailer
 from app.accounts.passwords import check_password_policy, hash_password, verify_password
 from app.accounts.schemas import UserCreate, display_name_key
 from app.accounts.tokens import (
     SessionToken,
     decode_session_token,
+    fingerprint_in,
     hash_link_token,
     issue_session_token,
+    link_fingerprint,
     new_link_token,
 )
 from app.config import Settings
@@ -87,8 +91,13 @@ async def issue_link(
     ttl_seconds: int,
     email: str | None = None,
 ) -> str:
-    """Store a new single-use token for ``user`` and return the link that carries it."""
-    token, digest = new_link_token()
+    """Store a new single-use token for ``user`` and return the link that carries it.
+
+    The token is bound to the account's current address and password: see
+    :func:`app.accounts.tokens.link_fingerprint`.
+    """
+    token, digest = new_link_token(
+        link_fingerprint(user.id, user.email, user.password_hash, settings))
     now = utcnow()
     session.add(
         AccountToken(
@@ -131,26 +140,42 @@ async def consume_link_token(session: AsyncSession, record: AccountToken) -> Non
         raise TokenUsed("this link was already used")
 
 
-async def active_user_for(session: AsyncSession, record: AccountToken) -> User:
-    """The owner of a link token, who must still be an active account."""
+async def active_user_for(
+    session: AsyncSession, settings: Settings, record: AccountToken, token: str
+) -> User:
+    """The owner of a link token: still active, with the address and password the link
+    was mailed for."""
     user = await session.get(User, record.user_id)
     if user is None or user.status is not UserStatus.ACTIVE:
         raise TokenInvalid("this link is not valid")
+    expected = link_fingerprint(user.id, user.email, user.password_hash, settings)
+    if not hmac.compare_digest(fingerprint_in(token), expected):
+        raise TokenInvalid("the account's e-mail address or password changed since this link "
+                           "was sent: ask for a new one")
     return user
 
 
 async def signup(
     session: AsyncSession, settings: Settings, mailer: Mailer, data: UserCreate
-) -> User:
-    """Create an account, grant the starting credits and mail the verification link."""
+) -> None:
+    """Create an account, grant the starting credits and mail the verification link.
+
+    An address that already has an account gets a notice instead and the caller sees no
+    difference (the password is hashed either way, so the time taken tells nothing).
+    """
     check_password_policy(data.password, email=data.email, display_name=data.display_name)
-    await ensure_email_free(session, data.email)
     await ensure_display_name_free(session, data.display_name)
+    password_hash = await hash_password(data.password, settings)
+    existing = await user_by_email(session, data.email)
+    if existing is not None:
+        notify_signup_attempt(session, mailer, existing)
+        await session.commit()
+        return
     user = User(
         email=data.email,
         display_name=data.display_name,
         display_name_key=display_name_key(data.display_name),
-        password_hash=await hash_password(data.password, settings),
+        password_hash=password_hash,
         created_at=utcnow(),
     )
     session.add(user)
@@ -158,27 +183,37 @@ async def signup(
         await session.flush()
     except IntegrityError:
         await session.rollback()
-        await ensure_email_free(session, data.email)
         await ensure_display_name_free(session, data.display_name)
-        raise
+        existing = await user_by_email(session, data.email)
+        if existing is None:
+            raise
+        notify_signup_attempt(session, mailer, existing)  # an account was made meanwhile
+        await session.commit()
+        return
     if settings.starting_credits > 0:
         await ledger.credit(session, user.id, settings.starting_credits,
                             reason=LedgerReason.SIGNUP_GRANT)
     await send_verification(session, settings, mailer, user, commit=True)
-    return user
+
+
+def notify_signup_attempt(session: AsyncSession, mailer: Mailer, user: User) -> None:
+    """Tell the owner of an address that someone tried to sign up with it (not committed)."""
+    assert user.email is not None
+    mailer.queue(session, mail.SIGNUP_EXISTING, user.email, display_name=user.display_name)
 
 
 async def send_verification(
     session: AsyncSession, settings: Settings, mailer: Mailer, user: User, *, commit: bool
 ) -> None:
-    """Issue a verification link for the user's address and mail it (after committing)."""
+    """Issue a verification link for the user's address and mail it (in the same
+    transaction, committed when ``commit``)."""
     link = await issue_link(session, settings, user, TokenPurpose.VERIFY_EMAIL,
                             ttl_seconds=settings.verify_token_ttl_seconds, email=user.email)
+    assert user.email is not None
+    mailer.queue(session, mail.VERIFY, user.email, display_name=user.display_name, link=link,
+                 expires_in=describe_duration(settings.verify_token_ttl_seconds))
     if commit:
         await session.commit()
-    assert user.email is not None
-    mailer.send(mail.VERIFY, user.email, display_name=user.display_name, link=link,
-                expires_in=describe_duration(settings.verify_token_ttl_seconds))
 
 
 async def request_verification(
@@ -198,7 +233,7 @@ async def verify_email(
     record = await find_link_token(
         session, token, (TokenPurpose.VERIFY_EMAIL, TokenPurpose.CHANGE_EMAIL)
     )
-    user = await active_user_for(session, record)
+    user = await active_user_for(session, settings, record, token)
     if record.purpose is TokenPurpose.CHANGE_EMAIL:
         return await _apply_email_change(session, user, record)
     if record.new_email != user.email:
@@ -207,10 +242,10 @@ async def verify_email(
     first_time = user.email_verified_at is None
     if first_time:
         user.email_verified_at = utcnow()
+        if user.email:
+            mailer.queue(session, mail.WELCOME, user.email, display_name=user.display_name,
+                         balance=user.balance)
     await session.commit()
-    if first_time and user.email:
-        mailer.send(mail.WELCOME, user.email, display_name=user.display_name,
-                    balance=user.balance)
     return user
 
 
@@ -269,14 +304,19 @@ async def authenticate(session: AsyncSession, settings: Settings, token: str) ->
 
 
 async def revoke_sessions(session: AsyncSession, user: User) -> None:
-    """Invalidate every session token issued to ``user`` so far (not committed)."""
+    """Invalidate every session token issued to ``user`` so far (not committed).
+
+    Once committed, call ``hooks.run_after_revoke(user.id)``: open sockets
+    authenticated with the old tokens are ended there.
+    """
     user.token_version = user.token_version + 1
 
 
-async def logout(session: AsyncSession, user: User) -> None:
+async def logout(session: AsyncSession, hooks: AccountHooks, user: User) -> None:
     """End the user's sessions (every device: tokens carry a per-user version)."""
     await revoke_sessions(session, user)
     await session.commit()
+    await hooks.run_after_revoke(user.id)
 
 
 async def forgot_password(
@@ -295,26 +335,32 @@ async def forgot_password(
     )
     link = await issue_link(session, settings, user, TokenPurpose.RESET_PASSWORD,
                             ttl_seconds=settings.reset_token_ttl_seconds)
-    await session.commit()
     assert user.email is not None
-    mailer.send(mail.PASSWORD_RESET, user.email, display_name=user.display_name, link=link,
-                expires_in=describe_duration(settings.reset_token_ttl_seconds))
+    mailer.queue(session, mail.PASSWORD_RESET, user.email, display_name=user.display_name,
+                 link=link, expires_in=describe_duration(settings.reset_token_ttl_seconds))
+    await session.commit()
 
 
 async def reset_password(
-    session: AsyncSession, settings: Settings, mailer: Mailer, token: str, new_password: str
+    session: AsyncSession,
+    settings: Settings,
+    mailer: Mailer,
+    hooks: AccountHooks,
+    token: str,
+    new_password: str,
 ) -> None:
     """Set a new password from a reset link and end every session."""
     record = await find_link_token(session, token, (TokenPurpose.RESET_PASSWORD,))
-    user = await active_user_for(session, record)
+    user = await active_user_for(session, settings, record, token)
     assert user.email is not None
     check_password_policy(new_password, email=user.email, display_name=user.display_name)
     await consume_link_token(session, record)
     await set_password(session, settings, user, new_password)
     if user.email_verified_at is None:
         user.email_verified_at = utcnow()
+    notify_password_changed(session, mailer, user)
     await session.commit()
-    notify_password_changed(mailer, user)
+    await hooks.run_after_revoke(user.id)
 
 
 async def set_password(
@@ -325,11 +371,11 @@ async def set_password(
     await revoke_sessions(session, user)
 
 
-def notify_password_changed(mailer: Mailer, user: User) -> None:
-    """Tell the owner their password changed, in case it was not them."""
+def notify_password_changed(session: AsyncSession, mailer: Mailer, user: User) -> None:
+    """Tell the owner their password changed, in case it was not them (not committed)."""
     assert user.email is not None
-    mailer.send(mail.PASSWORD_CHANGED, user.email, display_name=user.display_name,
-                changed_at=utcnow().strftime("%Y-%m-%d %H:%M UTC"))
+    mailer.queue(session, mail.PASSWORD_CHANGED, user.email, display_name=user.display_name,
+                 changed_at=utcnow().strftime("%Y-%m-%d %H:%M UTC"))
 
 
 async def in_new_session(

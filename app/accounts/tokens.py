@@ -29,6 +29,7 @@ CSRF_COOKIE = "holdem_csrf"
 CSRF_HEADER = "X-CSRF-Token"
 ALGORITHM = "HS256"
 TOKEN_TYPE = "session"
+LINK_SEPARATOR = "."
 
 
 @dataclass(frozen=True)
@@ -119,10 +120,29 @@ def session_token_from(
     return morsel.value if morsel else None
 
 
-def new_link_token() -> tuple[str, str]:
-    """A random token for an e-mailed link, and the hash to store instead of it."""
-    token = secrets.token_urlsafe(32)
+def link_fingerprint(user_id: int, email: str | None, password_hash: str | None,
+                     settings: Settings) -> str:
+    """What a mailed link is bound to: the account's address and password, as an HMAC.
+
+    A link stops working when either changes (a rehash of the same password at login
+    counts as a change: links mailed before it must be asked for again).
+    """
+    bound = f"link:{user_id}:{email or ''}:{password_hash or ''}"
+    digest = hmac.new(settings.secret_key.encode(), bound.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:16]).rstrip(b"=").decode()
+
+
+def new_link_token(fingerprint: str) -> tuple[str, str]:
+    """A random token carrying ``fingerprint`` for an e-mailed link, and the hash to store
+    instead of it (the stored hash covers the fingerprint, so it cannot be swapped)."""
+    token = f"{secrets.token_urlsafe(32)}{LINK_SEPARATOR}{fingerprint}"
     return token, hash_link_token(token)
+
+
+def fingerprint_in(token: str) -> str:
+    """The fingerprint part of a link token (empty for a token without one)."""
+    _, separator, fingerprint = token.rpartition(LINK_SEPARATOR)
+    return fingerprint if separator else ""
 
 
 def hash_link_token(token: str) -> str:

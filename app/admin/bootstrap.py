@@ -1,4 +1,4 @@
-"""``holdem create-admin``: create an admin account, or promote an existing one."""
+"""``holdem create-admin`` and ``holdem demote``: give or take away the admin role."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.accounts.passwords import check_password_policy, hash_password
 from app.accounts.schemas import display_name_key, normalise_email
 from app.accounts.service import user_by_email
-from app.admin.service import record
+from app.admin.errors import UserNotFound
+from app.admin.service import demote, record
 from app.config import Settings
 from app.db import ledger
 from app.db.engine import Database
@@ -65,6 +66,21 @@ async def create_admin(settings: Settings, email: str, password: str | None) -> 
                    via="cli")
             await session.commit()
             return AdminCreated(user.id, address, created)
+    finally:
+        await database.dispose()
+
+
+async def demote_admin(settings: Settings, email: str) -> int:
+    """Make the admin using ``email`` a player again (``holdem demote``); their id."""
+    address = normalise_email(email)
+    database = Database(settings.database_url)
+    try:
+        async with database.sessions() as session:
+            user = await user_by_email(session, address)
+            if user is None:
+                raise UserNotFound(f"no account uses {address}", email=address)
+            await demote(session, user, user, via="cli")
+            return user.id
     finally:
         await database.dispose()
 

@@ -24,3 +24,24 @@ class CannotModerateAdmin(HoldemError):
 
     code = "cannot_moderate_admin"
     status = 409
+
+
+class NotAnAdmin(HoldemError):
+    """Only an admin can be demoted."""
+
+    code = "not_an_admin"
+    status = 409
+
+
+class CannotDemoteSelf(HoldemError):
+    """An admin cannot demote themselves over the API (so one always remains)."""
+
+    code = "cannot_demote_self"
+    status = 409
+
+
+class CannotModerateHouse(HoldemError):
+    """The house account holds the bots' bankroll; it is not a player to ban."""
+
+    code = "cannot_moderate_house"
+    status = 409

@@ -10,27 +10,41 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 
-from app.accounts.dependencies import AdminUser, AppSettings, DbSession, Hooks, admin_user
+from app.accounts.dependencies import (
+    AdminUser,
+    AppSettings,
+    DatabaseDep,
+    DbSession,
+    Hooks,
+    admin_user,
+)
 from app.accounts.schemas import LedgerEntriesPublic, LedgerEntryPublic
 from app.accounts.views import ledger_page, user_private
 from app.admin import service
+from app.admin.audit import audit
 from app.admin.dependencies import TargetUser
+from app.admin.house import router as house_admin_router
 from app.admin.schemas import (
     AdminUserPublic,
     AdminUsersPublic,
     AuditLogEntryPublic,
     AuditLogPublic,
+    AuditPublic,
     BanRequest,
     CreditAdjustment,
     CreditAdjustmentResult,
 )
+from app.admin.tables import router as tables_admin_router
 from app.config import Settings
 from app.db import ledger
 from app.db.models import Role, User, UserStatus
-from app.realtime.admin import router as tables_admin_router
+from app.errors import error_responses
+from app.text import bounded
 
-router = APIRouter(prefix="/admin", tags=["admin"], dependencies=[Depends(admin_user)])
+router = APIRouter(prefix="/admin", tags=["admin"], dependencies=[Depends(admin_user)],
+                   responses=error_responses(401, 403, 404, 409, 413, 422))
 router.include_router(tables_admin_router)
+router.include_router(house_admin_router)
 Page = Annotated[int, Query(ge=1, le=1_000_000)]
 PerPage = Annotated[int, Query(ge=1, le=200)]
 
@@ -51,7 +65,8 @@ def admin_view(user: User, settings: Settings) -> AdminUserPublic:
 async def list_users(
     session: DbSession,
     settings: AppSettings,
-    q: Annotated[str | None, Query(max_length=320, description="e-mail, name or id")] = None,
+    q: Annotated[Annotated[str, bounded(320)] | None,
+                 Query(max_length=320, description="e-mail, name or id")] = None,
     status: UserStatus | None = None,
     role: Role | None = None,
     page: Page = 1,
@@ -77,7 +92,7 @@ async def read_user_ledger(
     """One account's credit history, newest first."""
     entries, count = await ledger.entries_for(session, user.id, offset=(page - 1) * per_page,
                                               limit=per_page)
-    return ledger_page(entries, count, page=page, per_page=per_page)
+    return await ledger_page(session, entries, count, page=page, per_page=per_page)
 
 
 @router.post("/users/{user_id}/ban")
@@ -103,6 +118,15 @@ async def unban_user(
     return admin_view(user, settings)
 
 
+@router.post("/users/{user_id}/demote")
+async def demote_user(
+    user: TargetUser, admin: AdminUser, session: DbSession, settings: AppSettings
+) -> AdminUserPublic:
+    """Make an admin a player again (audited); their sessions end."""
+    await service.demote(session, admin, user)
+    return admin_view(user, settings)
+
+
 @router.post("/users/{user_id}/credits")
 async def adjust_credits(
     data: CreditAdjustment, user: TargetUser, admin: AdminUser, session: DbSession
@@ -124,3 +148,9 @@ async def read_audit_log(
         items=[AuditLogEntryPublic.model_validate(entry) for entry in entries],
         count=count, page=page, per_page=per_page,
     )
+
+
+@router.get("/audit")
+async def read_audit(database: DatabaseDep) -> AuditPublic:
+    """Reconcile every balance, table escrow and hand result with the ledger."""
+    return AuditPublic.of(await audit(database))

@@ -8,6 +8,8 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.accounts.schemas import LedgerEntryPublic, Strict, UserPrivate
+from app.admin.audit import AuditReport, Check
+from app.text import bounded
 
 
 class AdminUserPublic(UserPrivate):
@@ -32,14 +34,14 @@ class AdminUsersPublic(BaseModel):
 class BanRequest(Strict):
     """Why the account is banned (shown to the user when they try to log in)."""
 
-    reason: Annotated[str, Field(min_length=3, max_length=200)]
+    reason: Annotated[str, Field(min_length=3, max_length=200), bounded(200, min_length=3)]
 
 
 class CreditAdjustment(Strict):
     """Credits to add (positive) or remove (negative), and why."""
 
     amount: Annotated[int, Field(ge=-1_000_000_000, le=1_000_000_000)]
-    reason: Annotated[str, Field(min_length=3, max_length=100)]
+    reason: Annotated[str, Field(min_length=3, max_length=100), bounded(100, min_length=3)]
 
     @field_validator("amount")
     @classmethod
@@ -76,3 +78,63 @@ class AuditLogPublic(BaseModel):
     count: int
     page: int
     per_page: int
+
+
+class AccountOffPublic(BaseModel):
+    """An account whose credits do not reconcile."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    user_id: int
+    email: str | None
+    check: Check = Field(description="holdings: balance + chips at tables vs grants - "
+                         "removals + hand results; entries: balance vs its ledger entries; "
+                         "house: the house balance vs its grants - the people's hand results")
+    expected: int
+    actual: int
+
+
+class TableOffPublic(BaseModel):
+    """A table whose escrow is not what its seats account for (0 once closed)."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    table_id: str
+    status: str
+    expected: int = Field(description="what the table's seats account for")
+    actual: int = Field(description="what the ledger holds at the table")
+
+
+class AuditTotalsPublic(BaseModel):
+    """The ledger's global totals, in credits."""
+
+    balances: int
+    escrowed: int
+    granted: int
+    removed: int
+    balanced: bool = Field(description="balances + escrowed == granted - removed")
+
+
+class AuditPublic(BaseModel):
+    """The reconciling audit: balanced, or every account and table that is off."""
+
+    balanced: bool
+    totals: AuditTotalsPublic
+    people: int
+    open_tables: int
+    accounts: list[AccountOffPublic]
+    tables: list[TableOffPublic]
+
+    @classmethod
+    def of(cls, report: AuditReport) -> AuditPublic:
+        """The public form of a report."""
+        t = report.totals
+        return cls(
+            balanced=report.balanced,
+            totals=AuditTotalsPublic(balances=t.balances, escrowed=t.escrowed,
+                                     granted=t.granted, removed=t.removed,
+                                     balanced=report.totals_balanced),
+            people=report.people, open_tables=report.open_tables,
+            accounts=[AccountOffPublic.model_validate(a) for a in report.accounts],
+            tables=[TableOffPublic.model_validate(t) for t in report.tables],
+        )

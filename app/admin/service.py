@@ -9,9 +9,17 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.hooks import AccountHooks
 from app.accounts.service import revoke_sessions
-from app.admin.errors import AccountDeleted, CannotModerateAdmin, UserNotFound
+from app.admin.errors import (
+    AccountDeleted,
+    CannotDemoteSelf,
+    CannotModerateAdmin,
+    CannotModerateHouse,
+    NotAnAdmin,
+    UserNotFound,
+)
 from app.db import ledger
 from app.db.models import (
+    MAX_ID,
     AuditLogEntry,
     LedgerEntry,
     LedgerReason,
@@ -20,6 +28,8 @@ from app.db.models import (
     UserStatus,
     utcnow,
 )
+from app.realtime.store import HOUSE_EMAIL
+from app.text import skeleton
 
 
 def record(
@@ -45,10 +55,10 @@ def _matching(query: str | None, status: UserStatus | None, role: Role | None) -
         text = query.strip()
         options = [
             User.email.contains(text.lower(), autoescape=True),
-            User.display_name_key.contains(text.casefold(), autoescape=True),
+            User.display_name_key.contains(skeleton(text), autoescape=True),
             User.public_id == text.lower(),
         ]
-        if text.isdigit():
+        if text.isascii() and text.isdigit() and int(text) <= MAX_ID:
             options.append(User.id == int(text))
         conditions.append(or_(*options))
     if status is not None:
@@ -96,6 +106,9 @@ async def ban(
     _require_changeable(user)
     if user.role is Role.ADMIN:
         raise CannotModerateAdmin("admins cannot be banned; demote them first")
+    if user.email == HOUSE_EMAIL:
+        raise CannotModerateHouse("the house is the bots' bankroll, not a player: it cannot be "
+                                  "banned")
     user.status = UserStatus.BANNED
     user.ban_reason = reason
     user.banned_at = utcnow()
@@ -103,6 +116,7 @@ async def ban(
     record(session, admin, "ban", user, reason=reason)
     await session.commit()
     await hooks.run_after_ban(user.id)
+    await hooks.run_after_revoke(user.id)
     return user
 
 
@@ -115,6 +129,23 @@ async def unban(session: AsyncSession, admin: User, user: User) -> User:
         user.ban_reason = None
         user.banned_at = None
         await session.commit()
+    return user
+
+
+async def demote(session: AsyncSession, admin: User, user: User, *, via: str = "api") -> User:
+    """Take the admin role away: the account becomes a player (who can then be banned).
+
+    Its sessions end, so no token minted while it was an admin outlives the change.
+    """
+    _require_changeable(user)
+    if user.role is not Role.ADMIN:
+        raise NotAnAdmin("this account is not an admin", user_id=user.id)
+    if via == "api" and user.id == admin.id:
+        raise CannotDemoteSelf("admins cannot demote themselves; ask another admin")
+    user.role = Role.PLAYER
+    await revoke_sessions(session, user)
+    record(session, admin, "demote_admin", user, via=via)
+    await session.commit()
     return user
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event
+import orjson
+from sqlalchemy import event, text
 from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import DBAPIError, DisconnectionError, InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -15,6 +18,24 @@ from sqlalchemy.ext.asyncio import (
 )
 
 SQLITE_BUSY_TIMEOUT_SECONDS = 30
+POSTGRES_CONNECT_TIMEOUT_SECONDS = 5
+# SQLSTATE classes meaning "the database cannot serve now": connection exceptions,
+# operator intervention (shut down, sessions ended), insufficient resources, and
+# object not in prerequisite state (a database not accepting connections).
+_UNAVAILABLE_SQLSTATE_CLASSES = ("08", "57", "53", "55")
+
+
+def is_unavailable(error: BaseException) -> bool:
+    """Whether ``error`` means the database cannot be reached or cannot serve right now
+    (as opposed to a request it refused, such as a constraint violation)."""
+    if isinstance(error, (ConnectionError, TimeoutError, socket.gaierror, DisconnectionError)):
+        return True
+    if not isinstance(error, DBAPIError):
+        return False
+    if error.connection_invalidated or isinstance(error, (OperationalError, InterfaceError)):
+        return True
+    state = str(getattr(error.orig, "sqlstate", None) or getattr(error.orig, "pgcode", "") or "")
+    return state[:2] in _UNAVAILABLE_SQLSTATE_CLASSES
 
 
 def is_sqlite(url: str | URL) -> bool:
@@ -38,8 +59,15 @@ def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _json_dumps(value: Any) -> str:
+    return orjson.dumps(value).decode()
+
+
 def create_engine(url: str | URL, **options: Any) -> AsyncEngine:
-    """An async engine; SQLite gets foreign keys, WAL and waits for locks."""
+    """An async engine (JSON columns through orjson); SQLite gets foreign keys, WAL and
+    waits for locks."""
+    options.setdefault("json_serializer", _json_dumps)
+    options.setdefault("json_deserializer", orjson.loads)
     if is_sqlite(url):
         ensure_sqlite_folder(url)
         options.setdefault("connect_args", {"timeout": SQLITE_BUSY_TIMEOUT_SECONDS})
@@ -47,6 +75,7 @@ def create_engine(url: str | URL, **options: Any) -> AsyncEngine:
         event.listen(engine.sync_engine, "connect", _configure_sqlite)
         return engine
     options.setdefault("pool_pre_ping", True)
+    options.setdefault("connect_args", {"timeout": POSTGRES_CONNECT_TIMEOUT_SECONDS})
     return create_async_engine(url, **options)
 
 
@@ -61,6 +90,17 @@ class Database:
     def __init__(self, url: str | URL, **options: Any) -> None:
         self.engine = create_engine(url, **options)
         self.sessions = create_sessionmaker(self.engine)
+
+    async def reachable(self) -> bool:
+        """Whether the database answers a trivial query now."""
+        try:
+            async with self.engine.connect() as connection:
+                await connection.execute(text("SELECT 1"))
+        except Exception as error:
+            if is_unavailable(error):
+                return False
+            raise
+        return True
 
     async def dispose(self) -> None:
         """Close every pooled connection."""

@@ -7,22 +7,29 @@ balance and whatever caused them land together or not at all.
 
 Chips at a table are escrowed: a buy-in moves credits from a balance to the table's
 :class:`TableEscrow`, a cash-out moves them back (to whoever won them), rake leaves
-the table for good. :func:`audit` checks DESIGN principle 4::
+the table for good. A tournament's buy-ins are escrowed the same way in its prize
+pool (``TournamentRecord.pool_held``) until they are refunded or paid out as
+prizes; its fee leaves circulation like rake. :func:`audit` checks DESIGN principle 4::
 
-    sum(balances) + chips escrowed at tables == credits granted - credits removed
+    sum(balances) + chips escrowed at tables and in prize pools
+        == credits granted - credits removed
+
+Totals can balance while errors cancel out; :mod:`app.admin.audit` reconciles
+each account and each table from the sums here (:func:`account_sums`, :func:`escrows`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import func, select, update
+from sqlalchemy import case, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.util import identity_key
 
 from app.db.models import TRANSFER_REASONS, LedgerEntry, LedgerReason, TableEscrow, User, utcnow
+from app.db.tournaments import TournamentRecord
 from app.errors import HoldemError
 
 
@@ -182,6 +189,61 @@ async def escrowed_at(session: AsyncSession, table_id: str) -> int:
     return int(held or 0)
 
 
+async def enter_tournament(
+    session: AsyncSession, user_id: int, tournament_id: str, *, buy_in: int, fee: int
+) -> None:
+    """Take a tournament's buy-in into its prize pool and its fee out of circulation."""
+    if buy_in:
+        await debit(session, user_id, buy_in, reason=LedgerReason.TOURNAMENT_BUY_IN,
+                    reference=tournament_id)
+        await _change_pool(session, tournament_id, buy_in)
+    if fee:
+        await debit(session, user_id, fee, reason=LedgerReason.TOURNAMENT_FEE,
+                    reference=tournament_id)
+
+
+async def refund_tournament(
+    session: AsyncSession, user_id: int, tournament_id: str, *, buy_in: int, fee: int
+) -> None:
+    """Give a withdrawn or cancelled entry its buy-in back from the pool, and its fee."""
+    if buy_in:
+        await _change_pool(session, tournament_id, -buy_in)
+        await credit(session, user_id, buy_in, reason=LedgerReason.TOURNAMENT_REFUND,
+                     reference=tournament_id)
+    if fee:
+        await credit(session, user_id, fee, reason=LedgerReason.TOURNAMENT_FEE,
+                     reference=tournament_id)
+
+
+async def pay_prize(session: AsyncSession, user_id: int, tournament_id: str, amount: int) -> None:
+    """Pay ``amount`` of a tournament's prize pool to a player."""
+    await _change_pool(session, tournament_id, -amount)
+    await credit(session, user_id, amount, reason=LedgerReason.TOURNAMENT_PRIZE,
+                 reference=tournament_id)
+
+
+async def _change_pool(session: AsyncSession, tournament_id: str, delta: int) -> None:
+    statement = (
+        update(TournamentRecord)
+        .where(TournamentRecord.id == tournament_id, TournamentRecord.pool_held + delta >= 0)
+        .values(pool_held=TournamentRecord.pool_held + delta)
+        .returning(TournamentRecord.pool_held)
+        .execution_options(synchronize_session=False)
+    )
+    held = (await session.execute(statement)).scalar_one_or_none()
+    if held is None:
+        pool = await session.scalar(
+            select(TournamentRecord.pool_held).where(TournamentRecord.id == tournament_id)
+        )
+        raise EscrowShortfall(
+            f"tournament {tournament_id} holds {pool or 0}, asked for {-delta}",
+            table_id=tournament_id, held=pool or 0, needed=-delta,
+        )
+    loaded = session.identity_map.get(identity_key(TournamentRecord, tournament_id))
+    if loaded is not None:
+        set_committed_value(loaded, "pool_held", held)
+
+
 @dataclass(frozen=True)
 class LedgerAudit:
     """Totals behind the chips-are-money invariant, all in credits."""
@@ -210,6 +272,7 @@ async def audit(session: AsyncSession) -> LedgerAudit:
             )
         )
     ).one()
+    pools = await session.scalar(select(func.coalesce(func.sum(TournamentRecord.pool_held), 0)))
     external = LedgerEntry.reason.not_in(list(TRANSFER_REASONS))
     granted = await session.scalar(
         select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
@@ -234,11 +297,56 @@ async def audit(session: AsyncSession) -> LedgerAudit:
     )
     return LedgerAudit(
         balances=int(balances or 0),
-        escrowed=int(escrowed),
+        escrowed=int(escrowed) + int(pools or 0),
         granted=int(granted or 0),
         removed=-int(taken or 0) + int(rake),
         users_off_ledger=tuple(off),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class AccountSums:
+    """One account's stored balance and the sums of its ledger entries."""
+
+    user_id: int
+    email: str | None
+    balance: int
+    entries: int
+    external: int
+
+    @property
+    def on_ledger(self) -> bool:
+        """Whether the balance is what its entries add up to."""
+        return self.balance == self.entries
+
+
+async def account_sums(session: AsyncSession) -> list[AccountSums]:
+    """Every account's balance, the sum of its entries, and the sum of those that created or
+    removed credits (``external``: every reason but a table transfer), by user id."""
+    external = LedgerEntry.reason.not_in(list(TRANSFER_REASONS))
+    sums = (
+        select(
+            LedgerEntry.user_id,
+            func.sum(LedgerEntry.amount).label("entries"),
+            func.sum(case((external, LedgerEntry.amount), else_=0)).label("external"),
+        )
+        .group_by(LedgerEntry.user_id)
+        .subquery()
+    )
+    rows = await session.execute(
+        select(User.id, User.email, User.balance,
+               func.coalesce(sums.c.entries, 0), func.coalesce(sums.c.external, 0))
+        .outerjoin(sums, sums.c.user_id == User.id)
+        .order_by(User.id)
+    )
+    return [AccountSums(int(user_id), email, int(balance), int(entries), int(outside))
+            for user_id, email, balance, entries, outside in rows]
+
+
+async def escrows(session: AsyncSession) -> dict[str, int]:
+    """The chips the ledger holds at each table it ever held chips for."""
+    rows = await session.execute(select(TableEscrow.table_id, TableEscrow.amount))
+    return {table_id: int(amount) for table_id, amount in rows}
 
 
 async def entries_for(

@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     CheckConstraint,
     DateTime,
     Dialect,
@@ -20,7 +21,9 @@ from sqlalchemy import (
     LargeBinary,
     MetaData,
     String,
+    Text,
     TypeDecorator,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -33,6 +36,9 @@ NAMING_CONVENTION = {
 }
 
 EMAIL_LENGTH = 320
+# Row ids are 32-bit INTEGER columns: a larger id in a request can match nothing, and
+# PostgreSQL refuses to compare with it, so routes bound their id parameters by this.
+MAX_ID = 2**31 - 1
 
 
 def utcnow() -> datetime:
@@ -105,14 +111,23 @@ class LedgerReason(enum.StrEnum):
     SIGNUP_GRANT = "signup_grant"
     DAILY_CREDITS = "daily_credits"
     ADMIN_ADJUSTMENT = "admin_adjustment"
+    HOUSE_FUNDING = "house_funding"
     ACCOUNT_CLOSED = "account_closed"
     TABLE_BUY_IN = "table_buy_in"
     TABLE_CASH_OUT = "table_cash_out"
+    TOURNAMENT_BUY_IN = "tournament_buy_in"
+    TOURNAMENT_FEE = "tournament_fee"
+    TOURNAMENT_PRIZE = "tournament_prize"
+    TOURNAMENT_REFUND = "tournament_refund"
 
 
-# Reasons that move chips between a balance and a table; every other reason
-# creates or removes credits.
-TRANSFER_REASONS = frozenset({LedgerReason.TABLE_BUY_IN, LedgerReason.TABLE_CASH_OUT})
+# Reasons that move chips between a balance and a table or a tournament's prize
+# pool; every other reason creates or removes credits. A tournament fee leaves
+# circulation when paid (like rake) and comes back as a grant when refunded.
+TRANSFER_REASONS = frozenset({
+    LedgerReason.TABLE_BUY_IN, LedgerReason.TABLE_CASH_OUT, LedgerReason.TOURNAMENT_BUY_IN,
+    LedgerReason.TOURNAMENT_PRIZE, LedgerReason.TOURNAMENT_REFUND,
+})
 
 
 class Base(DeclarativeBase):
@@ -143,6 +158,8 @@ class User(Base):
     ban_reason: Mapped[str | None] = mapped_column(String(200))
     banned_at: Mapped[datetime | None]
     deleted_at: Mapped[datetime | None]
+    leaderboard_opt_out: Mapped[bool] = mapped_column(Boolean, default=False,
+                                                      server_default=false())
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
@@ -222,3 +239,32 @@ class AuditLogEntry(Base):
     target_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
     details: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class MailStatus(enum.StrEnum):
+    """Where an outgoing mail is."""
+
+    PENDING = "pending"
+    SENT = "sent"
+    FAILED = "failed"
+
+
+class OutboxMail(Base):
+    """An outgoing mail, written in the transaction of the change that causes it and sent
+    by whichever server process claims it (see :mod:`app.accounts.mail`)."""
+
+    __tablename__ = "mail_outbox"
+    __table_args__ = (Index("ix_mail_outbox_due", "status", "not_before"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[str] = mapped_column(String(40))
+    recipient: Mapped[str] = mapped_column(String(320))
+    message: Mapped[str] = mapped_column(Text)
+    status: Mapped[MailStatus] = mapped_column(_enum(MailStatus), default=MailStatus.PENDING)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    not_before: Mapped[datetime]
+    claimed_by: Mapped[str | None] = mapped_column(String(64))
+    claimed_until: Mapped[datetime | None]
+    last_error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime]
+    sent_at: Mapped[datetime | None]

@@ -38,9 +38,28 @@ class TableRecord(Base):
                                                 index=True)
     config: Mapped[dict[str, Any]] = mapped_column(JSON)
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # A tournament's table: its hands are played for tournament chips, not credits.
+    tournament_id: Mapped[str | None] = mapped_column(String(32), index=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
     closed_at: Mapped[datetime | None]
+    # Ownership (see app/realtime/leases.py): the process running the table, and the
+    # fencing token every write of its state must carry.
+    lease_owner: Mapped[str | None] = mapped_column(String(64), index=True)
+    lease_token: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+
+
+class ServerProcess(Base):
+    """A live server process that may run tables; alive while its heartbeat is recent."""
+
+    __tablename__ = "server_processes"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    host: Mapped[str] = mapped_column(String(255))
+    started_at: Mapped[datetime]
+    heartbeat_at: Mapped[datetime]
+    draining: Mapped[bool] = mapped_column(default=False)
+    tables: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class HandRecord(Base):

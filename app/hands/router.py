@@ -11,10 +11,11 @@ from app.accounts.dependencies import CurrentUser, DbSession
 from app.accounts.errors import AdminRequired
 from app.db.models import Role
 from app.db.tables import HandPlayer, HandRecord
+from app.errors import error_responses
 from app.hands import service
-from app.hands.schemas import HandDetail, HandPublic, HandsPublic, StatsPublic
+from app.hands.schemas import HandDetail, HandPublic, HandReplay, HandsPublic, StatsPublic
 
-router = APIRouter(tags=["hands"])
+router = APIRouter(tags=["hands"], responses=error_responses(401, 403, 404, 413, 422))
 HandId = Annotated[str, Path(pattern=r"^[0-9a-f]{32}$", description="The hand's id")]
 Page = Annotated[int, Query(ge=1, le=1_000_000)]
 PerPage = Annotated[int, Query(ge=1, le=200)]
@@ -55,6 +56,15 @@ async def read_hand_history(hand_id: HandId, user: CurrentUser, session: DbSessi
     hand, player = await service.hand_for(session, hand_id, user.id,
                                           admin=user.role is Role.ADMIN)
     return service.phh_text(hand, player)
+
+
+@router.get("/hands/{hand_id}/replay")
+async def read_hand_replay(hand_id: HandId, user: CurrentUser, session: DbSession) -> HandReplay:
+    """A hand you were dealt into, step by step, showing only the cards you could see."""
+    hand, player = await service.hand_for(session, hand_id, user.id,
+                                          admin=user.role is Role.ADMIN)
+    return HandReplay(hand_id=hand.id, phh_url=f"/hands/{hand.id}.phh",
+                      frames=service.replay_of(hand, player))
 
 
 @router.get("/hands/{hand_id}")

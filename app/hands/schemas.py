@@ -1,11 +1,14 @@
-"""Response bodies of the hand-history and statistics API."""
+"""Bodies of the hand-history and statistics API (and the admin's table close)."""
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
+
+from app.accounts.schemas import Strict
+from app.text import bounded
 
 
 class HandPublic(BaseModel):
@@ -25,6 +28,19 @@ class HandDetail(HandPublic):
     """A finished hand with its summary: players, board, shown cards and pots."""
 
     summary: dict[str, Any]
+
+
+class HandReplay(BaseModel):
+    """A finished hand step by step, as you saw it: after the deal, then after each decision.
+
+    Each frame has ``events`` (what the step did, as ``table:event`` bodies) and ``hand``
+    (the hand after it, as in ``table:snapshot``): your own cards, and other players'
+    cards only once they were shown.
+    """
+
+    hand_id: str
+    phh_url: str
+    frames: list[dict[str, Any]]
 
 
 class HandsPublic(BaseModel):
@@ -61,10 +77,11 @@ class AdminTablesPublic(BaseModel):
     count: int
 
 
-class TableCloseRequest(BaseModel):
+class TableCloseRequest(Strict):
     """Why the table is closed (shown to its players)."""
 
-    reason: str = "closed by an admin"
+    reason: Annotated[str, Field(min_length=3, max_length=200),
+                      bounded(200, min_length=3)] = "closed by an admin"
 
 
 class TableClosed(BaseModel):

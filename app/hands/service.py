@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import case, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.tables import HandPlayer, HandRecord
+from app.db.tables import HandPlayer, HandRecord, TableRecord
 from app.errors import HoldemError
-from app.realtime.history import phh_for_viewer
+from app.poker.phh import phh_for_viewer
+from app.poker.replayer import replay_frames
 
 
 class HandNotFound(HoldemError):
@@ -66,10 +69,19 @@ def phh_text(hand: HandRecord, player: HandPlayer | None) -> str:
     return phh_for_viewer(hand.phh, seats.index(player.seat) + 1)
 
 
+def replay_of(hand: HandRecord, player: HandPlayer | None) -> list[dict[str, Any]]:
+    """The hand's frames as this reader saw them (an admin, ``player`` None: a spectator)."""
+    return replay_frames(hand.phh, player.seat if player else None)
+
+
 async def stats_of(session: AsyncSession, user_id: int) -> tuple[int, int, int]:
-    """Hands played, hands won (net above zero) and net credits of a player."""
+    """Hands played, hands won (net above zero) and net credits of a player (cash tables
+    only: tournament hands are played for tournament chips)."""
+    tournament_tables = select(TableRecord.id).where(TableRecord.tournament_id.is_not(None))
     played, won, net = (await session.execute(
         select(func.count(), func.coalesce(func.sum(case((HandPlayer.net > 0, 1), else_=0)), 0),
                func.coalesce(func.sum(HandPlayer.net), 0))
-        .where(HandPlayer.user_id == user_id))).one()
+        .join(HandRecord, HandRecord.id == HandPlayer.hand_id)
+        .where(HandPlayer.user_id == user_id, HandRecord.table_id.not_in(tournament_tables))
+    )).one()
     return int(played), int(won), int(net)

@@ -4,7 +4,8 @@ Requests from sockets, timer expiries and bot moves are all messages: a
 coroutine function and its arguments, put on the table's queue. The task
 runs them strictly one after another, so game logic needs no locks and two
 tabs of the same player can never race. After each message the table's
-state is saved (when it changed) and the messages it produced are sent.
+state is saved (when it changed) and the messages it produced are sent; when
+saving fails, the message's caller gets that refusal instead of its answer.
 """
 
 from __future__ import annotations
@@ -35,13 +36,17 @@ class Envelope:
 class Mailbox:
     """A queue of messages and the task that runs them one at a time."""
 
-    def __init__(self, name: str, *, after_each: Callable[[], Awaitable[None]]) -> None:
+    def __init__(
+        self, name: str, *, after_each: Callable[[], Awaitable[HoldemError | None]]
+    ) -> None:
         self.name = name
         self._after_each = after_each
         self._queue: asyncio.Queue[Envelope | None] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self.closed = False
+        # What a request gets once the table has stopped here (another process may run it).
+        self.refusal: Callable[[], HoldemError] = lambda: TableClosed("this table has closed")
 
     def start(self) -> None:
         """Start the task that reads the queue."""
@@ -50,7 +55,7 @@ class Mailbox:
     async def call(self, handler: Handler, *args: Any) -> Any:
         """Run ``handler(*args)`` on the table's task and return its result (or raise)."""
         if self.closed:
-            raise TableClosed("this table has closed")
+            raise self.refusal()
         reply: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait(Envelope(handler, args, reply))
         return await reply
@@ -72,11 +77,21 @@ class Mailbox:
         if timer is not None:
             timer.cancel()
 
+    def cancel_all(self) -> None:
+        """Stop every timer."""
+        for name in list(self._timers):
+            self.cancel(name)
+
+    def has(self, name: str) -> bool:
+        """Whether the timer ``name`` is set and has not fired yet."""
+        timer = self._timers.get(name)
+        return timer is not None and not timer.cancelled() and timer.when() > (
+            asyncio.get_running_loop().time())
+
     async def stop(self) -> None:
         """Stop reading the queue (after the messages already in it) and every timer."""
         self.closed = True
-        for name in list(self._timers):
-            self.cancel(name)
+        self.cancel_all()
         self._queue.put_nowait(None)
         if self._task is not None and self._task is not asyncio.current_task():
             await self._task
@@ -90,7 +105,7 @@ class Mailbox:
         while not self._queue.empty():
             left = self._queue.get_nowait()
             if left is not None and left.reply is not None and not left.reply.done():
-                left.reply.set_exception(TableClosed("this table has closed"))
+                left.reply.set_exception(self.refusal())
 
     async def _deliver(self, envelope: Envelope) -> None:
         try:
@@ -103,9 +118,12 @@ class Mailbox:
         else:
             outcome = (True, result)
         try:
-            await self._after_each()
+            refusal = await self._after_each()
         except Exception:
             log.exception("table %s: saving or sending failed", self.name)
+            refusal = InternalError("the table could not do that")
+        if refusal is not None and outcome[0]:
+            outcome = (False, refusal)
         if envelope.reply is not None and not envelope.reply.done():
             ok, value = outcome
             if ok:

@@ -1,39 +1,71 @@
 """Sending a table's events: one ``seq`` per message, private parts to their owner only.
 
-A message meant for everyone goes to the ``table:<id>`` room. A message with a
-private part (a player's hole cards, the actor's legal actions) goes in two
-forms under the same ``seq``: the full one to the owner's ``user:<id>`` room,
-the masked one to the table room skipping the owner's sessions. Recent
-messages are kept so a client that reconnects with the last ``seq`` it saw
-gets exactly what it missed, each in the form meant for it.
+Every message of a table goes to the sessions watching it. A message with a
+private part (a player's hole cards, the actor's legal actions) exists in two
+forms under the same ``seq``: the full one for the owner's watching sessions,
+the masked one for everyone else. A session that has not joined the table
+receives neither, so a reconnecting client gets each message exactly once: in
+the replay it asks for with ``since_seq``, or live after it. Recent messages
+are kept so a client that reconnects with the last ``seq`` it saw gets exactly
+what it missed, each in the form meant for it.
+
+Nothing is sent before it is durable: messages are queued, *sealed* once the
+state that produced them is stored, and only sealed messages are flushed. When
+storing fails, :meth:`Broadcaster.rollback` forgets everything not sealed.
+
+What one flush sends a session travels as one Socket.IO packet: the message
+itself when there is one, else a ``table:batch`` holding them in order. Each
+distinct packet is encoded once and handed to every session that gets it.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
+import orjson
 import socketio
 
-from app.realtime.connections import Connections, table_room, user_room
+from app.realtime.connections import user_room
 
-REPLAY_KEPT = 512
+REPLAY_KEPT = 128
 
 
 @dataclass(frozen=True, slots=True)
 class Sent:
-    """One message as sent: its name, the public form and an optional private form."""
+    """One message as sent, kept for replay: its name and its public and (optional)
+    private forms as compact JSON."""
 
     seq: int
+    name: str
+    public: bytes
+    owner: int | None = None
+    private: bytes | None = None
+
+    def form_for(self, user_id: int | None) -> dict[str, Any]:
+        """What ``user_id`` (None: anonymous) received of this message."""
+        if self.private is not None and user_id is not None and user_id == self.owner:
+            return cast(dict[str, Any], orjson.loads(self.private))
+        return cast(dict[str, Any], orjson.loads(self.public))
+
+
+@dataclass(frozen=True, slots=True)
+class _Queued:
+    """A message waiting to be sent: to the watchers (``sid`` None), to one session, or
+    (``user``) to every session of one user."""
+
     name: str
     public: dict[str, Any]
     owner: int | None = None
     private: dict[str, Any] | None = None
+    sid: str | None = None
+    user: int | None = None
 
-    def form_for(self, user_id: int | None) -> dict[str, Any]:
-        """What ``user_id`` (None: anonymous) received of this message."""
+    def form_for(self, sid: str, user_id: int | None) -> dict[str, Any] | None:
+        if self.sid is not None:
+            return self.public if sid == self.sid else None
         if self.private is not None and user_id is not None and user_id == self.owner:
             return self.private
         return self.public
@@ -42,25 +74,26 @@ class Sent:
 class Broadcaster:
     """Numbers one table's messages, sends them in order, remembers the last few hundred.
 
-    :meth:`send` and :meth:`to_session` only queue; :meth:`flush` sends. The
-    table saves its state between the two, so a client never sees a ``seq``
-    that a restarted server would hand out again.
+    :meth:`send` and :meth:`to_session` only queue; :meth:`seal` marks what is
+    queued as durable; :meth:`flush` sends what is sealed. So a client never sees
+    a ``seq`` that a restarted server would hand out again.
     """
 
     def __init__(
         self,
         sio: socketio.AsyncServer,
-        connections: Connections,
         table_id: str,
         *,
+        watchers: Mapping[str, int | None],
         next_seq: Callable[[], int],
     ) -> None:
         self._sio = sio
-        self._connections = connections
         self._table_id = table_id
+        self._watchers = watchers
         self._next_seq = next_seq
         self._kept: deque[Sent] = deque(maxlen=REPLAY_KEPT)
-        self._pending: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
+        self._pending: list[_Queued] = []
+        self._sealed = 0
 
     def send(
         self,
@@ -77,30 +110,70 @@ class Broadcaster:
         seq = self._next_seq()
         public = {"table_id": self._table_id, "seq": seq, **body}
         full = {"table_id": self._table_id, "seq": seq, **private} if private else None
-        sent = Sent(seq, name, public, owner if full else None, full)
-        self._kept.append(sent)
-        room = table_room(self._table_id)
-        if sent.owner is None or full is None:
-            self._pending.append((name, public, {"room": room}))
-            return seq
-        skip = self._connections.sids(sent.owner)
-        self._pending.append((name, public, {"room": room, "skip_sid": skip or None}))
-        self._pending.append((name, full, {"room": user_room(sent.owner)}))
+        owner = owner if full else None
+        self._kept.append(Sent(seq, name, orjson.dumps(public), owner,
+                               orjson.dumps(full) if full else None))
+        self._pending.append(_Queued(name, public, owner, full))
         return seq
 
     def to_session(self, sid: str, name: str, body: dict[str, Any]) -> None:
         """Queue one message for one session only (a snapshot, a replayed event)."""
-        self._pending.append((name, body, {"to": sid}))
+        self._pending.append(_Queued(name, body, sid=sid))
 
     def to_user(self, user_id: int, name: str, body: dict[str, Any]) -> None:
         """Queue one message for every session of one user (a notice)."""
-        self._pending.append((name, body, {"room": user_room(user_id)}))
+        self._pending.append(_Queued(name, body, user=user_id))
+
+    def seal(self) -> None:
+        """Everything queued so far is durable: it may be sent."""
+        self._sealed = len(self._pending)
+
+    def rollback(self, seq: int) -> None:
+        """Forget what was queued since the last :meth:`seal` (storing it failed);
+        ``seq`` is the last durable seq."""
+        del self._pending[self._sealed:]
+        while self._kept and self._kept[-1].seq > seq:
+            self._kept.pop()
 
     async def flush(self) -> None:
-        """Send everything queued, in order."""
-        pending, self._pending = self._pending, []
-        for name, body, target in pending:
-            await self._sio.emit(name, body, **target)
+        """Send everything sealed, in order."""
+        ready, self._pending = self._pending[:self._sealed], self._pending[self._sealed:]
+        self._sealed = 0
+        table: list[_Queued] = []
+        for item in ready:
+            if item.user is None:
+                table.append(item)
+                continue
+            await self._send_to_sessions(table)
+            table = []
+            await self._sio.emit(item.name, item.public, room=user_room(item.user))
+        await self._send_to_sessions(table)
+
+    async def _send_to_sessions(self, items: list[_Queued]) -> None:
+        """One packet per session: sessions that get the same messages share it."""
+        if not items:
+            return
+        sessions = dict(self._watchers)
+        for item in items:
+            if item.sid is not None:
+                sessions.setdefault(item.sid, None)
+        packets: dict[tuple[int, ...], tuple[list[dict[str, Any]], list[str]]] = {}
+        for sid, user_id in sessions.items():
+            forms = [(i, item.form_for(sid, user_id)) for i, item in enumerate(items)]
+            chosen = [(i, form) for i, form in forms if form is not None]
+            if not chosen:
+                continue
+            key = tuple(i if form is items[i].public else -1 - i for i, form in chosen)
+            if key not in packets:
+                packets[key] = ([{"event": items[i].name, "data": form}
+                                 for i, form in chosen], [])
+            packets[key][1].append(sid)
+        for messages, sids in packets.values():
+            if len(messages) == 1:
+                await self._sio.emit(messages[0]["event"], messages[0]["data"], to=sids)
+            else:
+                await self._sio.emit("table:batch", {"table_id": self._table_id,
+                                                     "messages": messages}, to=sids)
 
     def missed(
         self, since_seq: int, user_id: int | None

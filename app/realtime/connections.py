@@ -32,11 +32,6 @@ def user_room(user_id: int) -> str:
     return f"user:{user_id}"
 
 
-def table_room(table_id: str) -> str:
-    """The room of everyone watching one table."""
-    return f"table:{table_id}"
-
-
 LOBBY_ROOM = "lobby"
 
 
@@ -46,15 +41,18 @@ class Connections:
     def __init__(self) -> None:
         self._viewers: dict[str, Viewer | None] = {}
         self._sids: dict[int, set[str]] = {}
+        self._addresses: dict[str, str] = {}
 
-    def add(self, sid: str, viewer: Viewer | None) -> None:
-        """Record a new session."""
+    def add(self, sid: str, viewer: Viewer | None, address: str = "unknown") -> None:
+        """Record a new session (``address``: the client's, for per-address limits)."""
         self._viewers[sid] = viewer
+        self._addresses[sid] = address
         if viewer is not None:
             self._sids.setdefault(viewer.user_id, set()).add(sid)
 
     def remove(self, sid: str) -> Viewer | None:
         """Forget a session; returns who it was."""
+        self._addresses.pop(sid, None)
         viewer = self._viewers.pop(sid, None)
         if viewer is not None:
             sids = self._sids.get(viewer.user_id, set())
@@ -62,6 +60,10 @@ class Connections:
             if not sids:
                 self._sids.pop(viewer.user_id, None)
         return viewer
+
+    def address(self, sid: str) -> str:
+        """The client address a session connected from."""
+        return self._addresses.get(sid, "unknown")
 
     def viewer(self, sid: str) -> Viewer | None:
         """The user of a session (None when anonymous or unknown)."""

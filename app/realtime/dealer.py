@@ -5,34 +5,60 @@ what is legal; this module decides *when*: a hand starts a few seconds after
 two players are ready, each decision has a clock (then the player's time
 bank), a time-out checks or folds, two time-outs in a row sit the player out,
 bots act after a small delay with their own view of the hand only.
+
+The end of a hand is one chip movement (see :mod:`app.realtime.core`): the
+hand history, the new stacks and every seat that stands up with its cash-out
+commit together, or not at all.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from app.errors import HoldemError
-from app.poker.blinds import PlayerStatus, plan_next_hand
+from app.poker.allin import RunoutEquity, runout_equities
+from app.poker.blinds import HandPlan, Occupant, PlayerStatus, plan_next_hand
 from app.poker.bots import BotStyle, decide
+from app.poker.cards import Deck
 from app.poker.engine import Hand
-from app.poker.events import ActionKind, Event
-from app.poker.state import Phase
+from app.poker.events import ActionKind, Event, HandEnded, HandShown
+from app.poker.fairness import FairnessProof
+from app.poker.state import Phase, Stakes
 from app.poker.view import view, view_event
+from app.realtime.bots import BotSeats
+from app.realtime.core import TableCore
 from app.realtime.errors import DuplicateAction, StaleAction
 from app.realtime.history import finished_hand
 from app.realtime.seating import HandInPlay, Player, TableState
-from app.realtime.store import Payout
+from app.realtime.store import Movement, Transfer
+from app.realtime.waiting import WaitingList
 
 if TYPE_CHECKING:
     from app.realtime.connections import Viewer
-    from app.realtime.table import Table
 
 log = logging.getLogger(__name__)
 
 TIMEOUTS_BEFORE_SIT_OUT = 2
+
+
+class TournamentHands(Protocol):
+    """How a tournament table deals (see :mod:`app.tournaments.tables`): its seats and
+    stakes come from the tournament, which hears of every hand's start and end. Nobody
+    buys in or cashes out there, so its chip movements are empty; everyone with chips is
+    dealt in, and an absent player is blinded away instead of losing the seat."""
+
+    def seat_players(self, core: TableCore) -> None:
+        """Make the table's seats those the tournament assigns (between hands)."""
+
+    async def begin_hand(self, stacks: dict[int, int]) -> Stakes | None:
+        """The stakes to deal these seats at now, or None when the tournament says wait."""
+
+    async def hand_ended(self, stacks: dict[int, int], button: int) -> None:
+        """A hand ended with these stacks (seats dealt in) and this button."""
 
 
 @dataclass(slots=True)
@@ -49,54 +75,95 @@ class Turn:
 
 
 class Dealer:
-    """Drives the hands of one :class:`~app.realtime.table.Table`."""
+    """Drives the hands of one table."""
 
-    def __init__(self, table: Table) -> None:
-        self.table = table
+    def __init__(self, core: TableCore, *, waiting: WaitingList, bots: BotSeats) -> None:
+        self.core = core
+        self.waiting = waiting
+        self.bots = bots
         self.turn: Turn | None = None
+        self.tournament: TournamentHands | None = None
         self._last_action: dict[int, tuple[str, str, int | None]] = {}
 
     @property
     def state(self) -> TableState:
         """The table's state."""
-        return self.table.state
+        return self.core.state
 
     # ---- starting a hand ------------------------------------------------------
 
     def schedule_start(self) -> None:
         """Deal the next hand after the start delay, when two players are ready."""
-        if self.state.current is None and self._plan() is not None:
-            self.table.mailbox.later("start", self.table.settings.hand_start_delay_seconds,
-                                     self._start_hand)
+        mailbox = self.core.mailbox
+        if self.core.draining:
+            return
+        if self.state.current is None and self._plan() is not None and not mailbox.has("start"):
+            mailbox.later("start", self.core.settings.hand_start_delay_seconds,
+                          self._start_hand)
 
-    def _plan(self) -> Any:
-        plan = plan_next_hand(self.state.occupants(), previous_button=self.state.button)
-        if plan is None or all(self.state.players[s].is_bot for s in plan.dealt_in):
-            return None
-        return plan
+    def _plan(self) -> HandPlan | None:
+        """The next hand; bots never hold a table hostage: when only bots would be dealt
+        in, people waiting for the big blind are dealt in at once."""
+        occupants = self.state.occupants()
+        if self.tournament is not None:
+            everyone = {n: Occupant(o.stack, PlayerStatus.PLAYING) for n, o in occupants.items()}
+            return plan_next_hand(everyone, previous_button=self.state.button)
+        plan = plan_next_hand(occupants, previous_button=self.state.button)
+        if plan is not None and not self._only_bots(plan):
+            return plan
+        ready = {n: Occupant(o.stack, PlayerStatus.PLAYING)
+                 if o.status is PlayerStatus.WAITING else o for n, o in occupants.items()}
+        plan = plan_next_hand(ready, previous_button=self.state.button)
+        return None if plan is None or self._only_bots(plan) else plan
+
+    def _only_bots(self, plan: HandPlan) -> bool:
+        return all(self.state.players[s].is_bot for s in plan.dealt_in)
 
     async def _start_hand(self) -> None:
-        if self.state.current is not None:
+        if self.state.current is not None or self.core.draining:
             return
-        self.table.fill_with_bots()
+        tournament = self.tournament
+        if tournament is None:
+            await self.bots.fill()
+        else:
+            tournament.seat_players(self.core)
         plan = self._plan()
         if plan is None:
             return
         state = self.state
+        stakes = state.config.stakes
+        if tournament is not None:
+            level = await tournament.begin_hand(plan.stacks(state.occupants()))
+            if level is None or self.state.current is not None:
+                return
+            stakes = level
+        deck, proof = self._deck(plan)
+        bomb_pot = state.config.bomb_pot(state.hand_number + 1) if tournament is None else 0
         hand, events = Hand.start(plan.stacks(state.occupants()), button=plan.button,
-                                  stakes=state.config.stakes,
-                                  deck=self.table.services.deck_factory())
+                                  stakes=stakes, deck=deck, bomb_pot=bomb_pot)
         for seat in plan.dealt_in:
-            state.players[seat].status = PlayerStatus.PLAYING
+            if state.players[seat].status is PlayerStatus.WAITING or tournament is None:
+                state.players[seat].status = PlayerStatus.PLAYING
         state.button = plan.button
         state.hand_number += 1
-        state.current = HandInPlay(uuid.uuid4().hex, state.hand_number, hand, self.table.now())
-        self.table.event({
+        state.current = HandInPlay(uuid.uuid4().hex, state.hand_number, hand, self.core.now(),
+                                   proof)
+        self.core.event({
             "type": "hand_started", "number": state.hand_number, "button": plan.button,
             "small_blind_seat": plan.small_blind, "big_blind_seat": plan.big_blind,
             "seats": [{"seat": s.number, "stack": s.starting_stack} for s in hand.seats],
+            "commitment": proof.commitment if proof else None, "bomb_pot": bomb_pot,
         }, hand_id=state.current.id)
         await self._progress(events)
+
+    def _deck(self, plan: HandPlan) -> tuple[Deck, FairnessProof | None]:
+        """The fair shuffle of the committed seed and the players' seeds (a test may stack
+        the deck instead: that hand has no proof)."""
+        stacked = self.core.services.deck_factory()
+        if stacked is not None:
+            return stacked, None
+        proof = self.state.draw_proof(list(plan.dealt_in))
+        return Deck(proof.deck()), proof
 
     # ---- acting -------------------------------------------------------------------
 
@@ -104,7 +171,7 @@ class Dealer:
         self, viewer: Viewer, hand_id: str, kind: ActionKind, amount: int | None
     ) -> dict[str, Any]:
         """A player's action, checked by the engine; out-of-turn, stale or repeated ones fail."""
-        player = self.table.require_player(viewer)
+        player = self.core.player_for(viewer)
         current = self.state.current
         if current is None or current.id != hand_id:
             raise StaleAction("that hand is over", hand_id=current.id if current else None)
@@ -116,39 +183,56 @@ class Dealer:
         self._stop_clock(player)
         player.timeouts = 0
         await self._progress(events)
-        return {"table_id": self.table.id, "hand_id": hand_id, "seq": self.state.seq}
+        return {"table_id": self.core.id, "hand_id": hand_id, "seq": self.state.seq}
 
     def _stop_clock(self, player: Player) -> None:
         turn = self.turn
         if turn is not None and turn.banking:
-            used = self.table.now() - turn.bank_started
+            used = self.core.now() - turn.bank_started
             player.time_bank = max(0.0, player.time_bank - used)
         self.turn = None
-        self.table.mailbox.cancel("turn")
+        self.core.mailbox.cancel("turn")
 
     async def _progress(self, events: list[Event]) -> None:
         """Send what happened, then wait for the next decision or end the hand."""
-        self.table.touch()
-        self._send_hand_events(events)
+        self.core.touch()
         current = self.state.current
         assert current is not None
+        chances: list[tuple[int, RunoutEquity]] = []
+        if any(isinstance(e, HandShown) for e in events):
+            # Exact run-out equities take up to a few tenths of a second: off the event loop.
+            chances = await asyncio.to_thread(runout_equities, current.hand, events)
+        self._send_hand_events(events, dict(chances))
         if current.hand.is_complete:
             await self._end_hand()
         else:
             self._begin_turn()
 
-    def _send_hand_events(self, events: list[Event]) -> None:
+    def _send_hand_events(self, events: list[Event],
+                          chances: dict[int, RunoutEquity] | None = None) -> None:
         current = self.state.current
         assert current is not None
-        for event in events:
-            public = {"hand_id": current.id, "event": view_event(event, None)}
+        for index, event in enumerate(events):
+            body = view_event(event, None)
+            if isinstance(event, HandEnded):
+                body.update(self._reveal(current))
+            public = {"hand_id": current.id, "event": body}
             seat = event.private_to
             owner = self.state.players[seat].user_id if seat is not None else None
             if seat is None or owner is None:
-                self.table.out.send("table:event", public)
+                self.core.out.send("table:event", public)
             else:
                 private = {"hand_id": current.id, "event": view_event(event, seat)}
-                self.table.out.send("table:event", public, owner=owner, private=private)
+                self.core.out.send("table:event", public, owner=owner, private=private)
+            if chances and index in chances:
+                self.core.event(chances[index].to_dict(), hand_id=current.id)
+
+    def _reveal(self, current: HandInPlay) -> dict[str, Any]:
+        """What ``hand_ended`` adds: the proof of the deck and the next hand's commitment.
+        Only ever called for a complete hand: the server seed never leaves before."""
+        assert current.hand.is_complete
+        return {"fairness": current.proof.to_dict() if current.proof else None,
+                "next_commitment": self.state.next_commitment}
 
     def _begin_turn(self) -> None:
         current = self.state.current
@@ -160,24 +244,24 @@ class Dealer:
         showdown = hand.phase is Phase.SHOWDOWN
         limit = self.state.config.action_seconds
         if showdown:
-            limit = min(limit, self.table.settings.showdown_seconds)
-        turn = Turn(current.id, seat, 0, self.table.now() + limit, showdown)
+            limit = min(limit, self.core.settings.showdown_seconds)
+        turn = Turn(current.id, seat, 0, self.core.now() + limit, showdown)
         self.turn = turn
         self._announce(turn)
         if player.is_bot:
-            self.table.mailbox.later("turn", self.table.settings.bot_delay_seconds,
+            self.core.mailbox.later("turn", self.core.settings.bot_delay_seconds,
                                      self._bot_move, turn.token)
         elif _absent(player):
-            self.table.mailbox.later("turn", 0, self._auto, turn.token)
+            self.core.mailbox.later("turn", 0, self._auto, turn.token)
         else:
-            self.table.mailbox.later("turn", limit, self._timed_out, turn.token)
+            self.core.mailbox.later("turn", limit, self._timed_out, turn.token)
 
     def _announce(self, turn: Turn) -> None:
         public = {"hand_id": turn.hand_id, "seat": turn.seat, "deadline": turn.deadline,
                   "time_bank": turn.banking, "legal_actions": None, "to_call": None}
         owner = self.state.players[turn.seat].user_id
         private = {**public, **self._choices(turn)} if owner is not None else None
-        turn.token = self.table.out.send("table:turn", public, owner=owner, private=private)
+        turn.token = self.core.out.send("table:turn", public, owner=owner, private=private)
 
     def _choices(self, turn: Turn) -> dict[str, Any]:
         current = self.state.current
@@ -191,7 +275,7 @@ class Dealer:
         turn = self.turn
         if turn is None:
             return None
-        out = {"table_id": self.table.id, "seq": turn.token, "hand_id": turn.hand_id,
+        out = {"table_id": self.core.id, "seq": turn.token, "hand_id": turn.hand_id,
                "seat": turn.seat, "deadline": turn.deadline, "time_bank": turn.banking,
                "legal_actions": None, "to_call": None}
         if user_id is not None and self.state.players[turn.seat].user_id == user_id:
@@ -215,16 +299,16 @@ class Dealer:
             return
         player = self.state.players[turn.seat]
         if not turn.showdown and not turn.banking and player.time_bank > 0:
-            turn.banking, turn.bank_started = True, self.table.now()
+            turn.banking, turn.bank_started = True, self.core.now()
             turn.deadline = turn.bank_started + player.time_bank
             self._announce(turn)
-            self.table.mailbox.later("turn", player.time_bank, self._timed_out, turn.token)
+            self.core.mailbox.later("turn", player.time_bank, self._timed_out, turn.token)
             return
         if turn.banking:
             player.time_bank = 0.0
         if not turn.showdown:
             player.timeouts += 1
-            self.table.event({"type": "player_timed_out", "seat": player.seat},
+            self.core.event({"type": "player_timed_out", "seat": player.seat},
                              hand_id=turn.hand_id)
             if player.timeouts >= TIMEOUTS_BEFORE_SIT_OUT:
                 self.sit_out(player)
@@ -245,14 +329,14 @@ class Dealer:
         else:
             kind = ActionKind.CHECK if hand.can_check(turn.seat) else ActionKind.FOLD
         self.turn = None
-        self.table.mailbox.cancel("turn")
+        self.core.mailbox.cancel("turn")
         await self._progress(hand.act(turn.seat, kind))
 
     def act_for_absent(self) -> None:
         """If the player to act has left or sat out, act for them now."""
         turn = self.turn
         if turn is not None and _absent(self.state.players[turn.seat]):
-            self.table.mailbox.later("turn", 0, self._auto, turn.token)
+            self.core.mailbox.later("turn", 0, self._auto, turn.token)
 
     async def _bot_move(self, token: int) -> None:
         turn = self._current_turn(token)
@@ -262,19 +346,14 @@ class Dealer:
         hand, player = current.hand, self.state.players[turn.seat]
         try:
             choice = decide(view(hand, turn.seat), hand.legal_actions(),
-                            style=player.bot or BotStyle.TIGHT, rng=self.table.services.bot_rng)
+                            style=player.bot or BotStyle.TIGHT, rng=self.core.services.bot_rng)
             events = hand.act(turn.seat, choice.action, choice.amount)
         except (HoldemError, ValueError):
-            log.exception("table %s: bot at seat %s failed to act", self.table.id, turn.seat)
+            log.exception("table %s: bot at seat %s failed to act", self.core.id, turn.seat)
             await self._auto_act(turn)
             return
         self.turn = None
         await self._progress(events)
-
-    @staticmethod
-    def bot_styles() -> list[BotStyle]:
-        """Styles bots take in turn when the table does not fix one."""
-        return list(BotStyle)
 
     # ---- sitting out ----------------------------------------------------------------
 
@@ -283,18 +362,20 @@ class Dealer:
         if player.status is PlayerStatus.SITTING_OUT:
             return
         player.status = PlayerStatus.SITTING_OUT
-        player.sat_out_at = self.table.now()
-        self.table.touch()
-        self.table.event({"type": "player_sat_out", "seat": player.seat})
+        player.sat_out_at = self.core.now()
+        self.core.touch()
+        self.core.event({"type": "player_sat_out", "seat": player.seat})
         self.watch_sitting_out(player)
         self.act_for_absent()
 
     def watch_sitting_out(self, player: Player) -> None:
-        """Stand the player up once they have sat out longer than the limit."""
-        if player.status is not PlayerStatus.SITTING_OUT or player.sat_out_at is None:
+        """Stand the player up once they have sat out longer than the limit (never at a
+        tournament table: an absent player is blinded away)."""
+        if (player.status is not PlayerStatus.SITTING_OUT or player.sat_out_at is None
+                or self.tournament is not None):
             return
-        left = player.sat_out_at + self.table.settings.sit_out_limit_seconds - self.table.now()
-        self.table.mailbox.later(f"sit-out:{player.seat}", left, self._sat_out_too_long,
+        left = player.sat_out_at + self.core.settings.sit_out_limit_seconds - self.core.now()
+        self.core.mailbox.later(f"sit-out:{player.seat}", left, self._sat_out_too_long,
                                  player.seat, player.sat_out_at)
 
     async def _sat_out_too_long(self, seat: int, since: float) -> None:
@@ -305,93 +386,124 @@ class Dealer:
             return
         if self.state.in_hand(seat):
             player.leaving = True
-            self.table.touch()
+            self.core.touch()
             return
-        await self.table.stand_up_now([player])
+        await self.stand_up([player])
+
+    async def stand_up(self, players: list[Player]) -> None:
+        """Free seats (of players not in a hand) and cash them out in one commit, then
+        offer the seats and deal when a hand can start."""
+        seats = [p.seat for p in players]
+
+        def change() -> Movement:
+            payouts = [self.core.vacate(self.state.players[seat]) for seat in seats]
+            return Movement(payouts=tuple(p for p in payouts if p))
+
+        await self.core.move_chips(change)
+        for seat in seats:
+            self.core.mailbox.cancel(f"sit-out:{seat}")
+        await self.after_seats_changed()
+
+    async def after_seats_changed(self) -> None:
+        """Offer freed seats, seat bots, rebuy busted ones, and deal when a hand can start."""
+        if self.tournament is not None:
+            self.schedule_start()
+            return
+        self.waiting.offer_free_seat()
+        await self.bots.rebuy_busted()
+        await self.bots.fill()
+        self.schedule_start()
 
     # ---- ending a hand -----------------------------------------------------------------
 
     async def _end_hand(self) -> None:
-        """Settle the hand: new stacks, the history, leavers paid out, the next hand."""
+        """Settle the hand: new stacks, the history, leavers paid out, in one commit."""
         current = self.state.current
         assert current is not None
-        before = self.state.to_dict()
         self.turn = None
-        self.table.mailbox.cancel("turn")
-        people_won, record = self._settle(current)
-        payouts = self._departures()
-        try:
-            await self.table.services.store.finish_hand(
-                self.table.id, record, house_net=people_won, payouts=payouts,
-                state=self.state.to_dict())
-        except Exception:
-            log.exception("table %s: storing hand %s failed; voiding it", self.table.id,
-                          current.id)
-            self.table.state = TableState.from_dict(before)
-            self.void_hand("the hand could not be stored")
-            raise
-        self.table.waiting.offer_free_seat()
-        self.table.fill_with_bots()
-        self.schedule_start()
+        self.core.mailbox.cancel("turn")
+        hand_id = current.id
+        stacks = {s.number: s.stack for s in current.hand.seats}
+        button = current.hand.button
 
-    def _settle(self, current: HandInPlay) -> tuple[int, Any]:
-        people_won = 0
+        def change() -> Movement:
+            live = self.state.current
+            assert live is not None and live.id == hand_id
+            record = self._settle(live)
+            return Movement(payouts=tuple(self._departures()), hand=record)
+
+        await self.core.move_chips(change)
+        if self.tournament is not None:
+            await self.tournament.hand_ended(stacks, button)
+        await self.after_seats_changed()
+
+    def _settle(self, current: HandInPlay) -> Any:
         for seat in current.hand.seats:
             player = self.state.players[seat.number]
-            if not player.is_bot:
-                people_won += seat.stack - seat.starting_stack
             player.stack = seat.stack - player.paid_out
             player.paid_out = 0
-        record = finished_hand(self.table.id, current, self.state.players)
+        record = finished_hand(self.core.id, current, self.state.players)
         self.state.current = None
-        self.state.note_hand(self.table.now(), record.pot)
-        return people_won, record
+        self.state.note_hand(self.core.now(), record.pot)
+        return record
 
-    def _departures(self) -> list[Payout]:
-        """Stand up leavers and busted players; bots give seats to claimants or rebuy."""
-        payouts: list[Payout] = []
+    def _departures(self) -> list[Transfer]:
+        """Stand up leavers and busted players; claimed bot seats go to their claimants."""
+        payouts: list[Transfer | None] = []
         for player in sorted(self.state.players.values(), key=lambda p: p.seat):
-            if player.is_bot:
-                self._bot_after_hand(player)
-            elif player.leaving or player.stack <= 0:
-                payout = self.table.stand_up(player)
-                if payout is not None and payout.amount > 0:
-                    payouts.append(payout)
-        return payouts
-
-    def _bot_after_hand(self, bot: Player) -> None:
-        successor = bot.successor
-        if successor is not None:
-            self.table.stand_up(bot)
-            person = successor.person
-            player = Player(bot.seat, person, successor.buy_in,
-                            time_bank=self.table.settings.time_bank_seconds)
-            self.state.players[bot.seat] = player
-            self.table.announce_sat(player)
-        elif bot.stack <= 0:
-            bot.stack = self.state.config.max_buy_in
-            self.table.event({"type": "stack_changed", "seat": bot.seat, "stack": bot.stack,
-                              "added": bot.stack})
+            if player.is_bot and player.successor is not None:
+                payouts.append(self.bots.give_way(player))
+            elif ((not player.is_bot or self.tournament is not None)
+                  and (player.leaving or player.stack <= 0)):
+                payouts.append(self.core.vacate(player))
+        return [p for p in payouts if p]
 
     async def pay_out_early(self, player: Player) -> None:
         """Cash out the chips behind of a player taken away mid-hand (they fold)."""
         current = self.state.current
         if current is None or player.user_id is None:
             return
-        behind = current.hand.seat(player.seat).stack - player.paid_out
-        if behind <= 0:
-            return
-        player.paid_out += behind
-        await self.table.services.store.cash_out(
-            self.table.id, [Payout(player.user_id, behind)], self.state.to_dict())
+        seat, user_id = player.seat, player.user_id
+
+        def change() -> Movement:
+            live = self.state.current
+            assert live is not None
+            held = self.state.players[seat]
+            behind = live.hand.seat(seat).stack - held.paid_out
+            if behind <= 0:
+                return Movement()
+            held.paid_out += behind
+            self.core.touch()
+            return Movement(payouts=(Transfer(user_id, behind),))
+
+        await self.core.move_chips(change)
 
     async def recover(self) -> None:
         """After a restart (before the table's task runs): void an interrupted hand and
         settle whoever was leaving, so the stored seats match the credits held."""
-        self.void_hand("the server restarted")
-        self.state.offer = None
-        payouts = self._departures()
-        await self.table.services.store.cash_out(self.table.id, payouts, self.state.to_dict())
+
+        def change() -> Movement:
+            self.void_hand("the server restarted")
+            self.state.offer = None
+            return Movement(payouts=tuple(self._departures()))
+
+        await self.core.move_chips(change)
+
+    def rearm(self) -> None:
+        """Set every clock again from the state (after a restore or an outage): the player
+        to act gets a fresh clock, sitting-out limits and the next hand are rescheduled."""
+        current = self.state.current
+        turn = self.turn
+        if current is not None and not current.hand.is_complete:
+            if (turn is None or turn.hand_id != current.id or turn.seat != current.hand.actor
+                    or not self.core.mailbox.has("turn")):
+                self.core.mailbox.cancel("turn")
+                self._begin_turn()
+        else:
+            self.turn = None
+            self.schedule_start()
+        for player in self.state.players.values():
+            self.watch_sitting_out(player)
 
     def void_hand(self, reason: str) -> None:
         """Drop the hand in play: every seat keeps the stack it started the hand with."""
@@ -399,13 +511,13 @@ class Dealer:
         if current is None:
             return
         self.turn = None
-        self.table.mailbox.cancel("turn")
+        self.core.mailbox.cancel("turn")
         self.state.current = None
         for player in self.state.players.values():
             player.stack -= player.paid_out
             player.paid_out = 0
-        self.table.touch()
-        self.table.event({"type": "hand_voided", "reason": reason}, hand_id=current.id)
+        self.core.touch()
+        self.core.event({"type": "hand_voided", "reason": reason}, hand_id=current.id)
 
 
 def _absent(player: Player) -> bool:

@@ -106,3 +106,31 @@ class InternalError(HoldemError):
 
     code = "internal_error"
     status = 500
+
+
+class TableLimit(HoldemError):
+    """You have reached a limit on tables (``limit``): open, seated, or connections."""
+
+    code = "table_limit"
+    status = 409
+
+
+class TablesElsewhere(HoldemError):
+    """Tables run on another server process of this database; this one runs none."""
+
+    code = "tables_elsewhere"
+    status = 503
+
+
+class TableMoved(HoldemError):
+    """The table is moving to another server process: send the request again (``retry_after``)."""
+
+    code = "table_moved"
+    status = 503
+
+
+class TournamentSeat(HoldemError):
+    """Seats at a tournament table are assigned by the tournament."""
+
+    code = "tournament_seat"
+    status = 409

@@ -1,23 +1,19 @@
 """The record of a finished hand: its PHH text, a summary and each person's net result.
 
 The stored PHH text holds every hole card (it is the server's record);
-:func:`phh_for_viewer` hides the cards a given player never saw before a
-hand history is handed to them.
+:func:`app.poker.phh.phh_for_viewer` hides the cards a given player never saw
+before a hand history is handed to them.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from app.poker.events import PotAwarded
-from app.poker.phh import to_phh
+from app.poker.phh import phh_fields, to_phh
 from app.realtime.seating import HandInPlay, Player
 from app.realtime.store import FinishedHand
-
-_DEALT = re.compile(r'"d dh p(\d+) ([^"?]+)"')
-_SHOWN = re.compile(r'"p(\d+) sm ([^"]+)"')
 
 
 def finished_hand(
@@ -47,28 +43,14 @@ def finished_hand(
         "hand_id": current.id, "table_id": table_id, "number": current.number,
         "button": hand.button, "stakes": hand.stakes.to_dict(),
         "board": [str(c) for c in hand.board], "pot": pot, "players": rows, "pots": pots,
+        "fairness": current.proof.to_dict() if current.proof else None,
     }
     names = [players[s.number].person.name for s in hand.seats]
+    fields: dict[str, Any] = {"hand": current.number}
+    if current.proof is not None:
+        fields.update(phh_fields(current.proof))
     return FinishedHand(
         id=current.id, number=current.number, pot=pot,
-        phh=to_phh(hand, players=names, fields={"hand": current.number}),
+        phh=to_phh(hand, players=names, fields=fields),
         summary=summary, started_at=current.started_at, results=tuple(results),
     )
-
-
-def phh_for_viewer(text: str, position: int | None) -> str:
-    """The PHH text as player ``position`` (1-based ``pN``; None: an admin) may read it.
-
-    Hole cards of other players become ``????`` unless they were shown.
-    """
-    if position is None:
-        return text
-    shown = {int(n) for n, _ in _SHOWN.findall(text)}
-
-    def mask(match: re.Match[str]) -> str:
-        number = int(match.group(1))
-        if number == position or number in shown:
-            return match.group(0)
-        return f'"d dh p{number} ????"'
-
-    return _DEALT.sub(mask, text)

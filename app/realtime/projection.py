@@ -9,22 +9,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from app.realtime.core import TableCore
     from app.realtime.table import Table
 
 
-def seats_public(table: Table) -> list[dict[str, Any]]:
+def seats_public(table: TableCore) -> list[dict[str, Any]]:
     """Every taken seat as ``SeatPublic``."""
-    connections = table.services.connections
     return [
         {"seat": p.seat, "player": p.person.public(p.bot), "stack": p.stack,
          "status": p.status.value, "leaving": p.leaving,
-         "connected": p.is_bot or (p.user_id is not None
-                                   and connections.is_connected(p.user_id))}
+         "connected": p.is_bot or (p.user_id is not None and table.connected(p.user_id))}
         for p in sorted(table.state.players.values(), key=lambda p: p.seat)
     ]
 
 
-def _you(table: Table, user_id: int) -> dict[str, Any]:
+def _you(table: TableCore, user_id: int) -> dict[str, Any]:
     state = table.state
     player = state.player_of(user_id)
     claim = state.claim_of(user_id)
@@ -44,16 +43,20 @@ def snapshot(table: Table, user_id: int | None) -> dict[str, Any]:
     current = state.current
     return {
         "table_id": table.id, "seq": state.seq, "config": state.config.public(),
-        "seats": seats_public(table), "button": state.button,
+        "seats": seats_public(table.core), "button": state.button,
         "hand_id": current.id if current else None,
         "hand": table.dealer.hand_view(player.seat if player else None),
         "turn": table.dealer.turn_for(user_id), "chat": list(state.chat),
         "waiting": len(state.waiting),
-        "you": _you(table, user_id) if user_id is not None else None,
+        "you": _you(table.core, user_id) if user_id is not None else None,
+        "fairness": {
+            "commitment": current.proof.commitment if current and current.proof else None,
+            "next_commitment": state.next_commitment,
+        },
     }
 
 
-def summary(table: Table) -> dict[str, Any]:
+def summary(table: TableCore) -> dict[str, Any]:
     """The table as the lobby lists it (``TableSummary``)."""
     state, config, now = table.state, table.state.config, table.now()
     return {

@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 from app.accounts import errors as account_errors
 from app.db import ledger
-from app.errors import HoldemError
+from app.errors import HoldemError, ServiceUnavailable
 from app.poker import errors as engine_errors
 from app.realtime import errors as table_errors
 from app.realtime import schemas as s
@@ -32,6 +32,8 @@ from app.realtime.protocol_examples import (
     SERVER_EXAMPLES,
     TABLE_EVENT_TYPES,
 )
+from app.tournaments import errors as tournament_errors
+from app.tournaments import schemas as ts
 
 DOC_PATH = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"
 
@@ -59,20 +61,29 @@ REQUESTS = (
     Request("table:wait", s.TableRef),
     Request("table:unwait", s.TableRef),
     Request("table:chat", s.TableChat),
+    Request("table:seed", s.TableSeed),
     Request("table:action", s.TableAction),
+    Request("tournament:list", ts.TournamentListRequest, login=False),
+    Request("tournament:register", ts.TournamentRef),
+    Request("tournament:unregister", ts.TournamentRef),
+    Request("tournament:deal", ts.TournamentRef),
 )
 
 SERVER_EVENTS: tuple[tuple[str, type[BaseModel]], ...] = (
     ("table:snapshot", s.Snapshot),
     ("table:event", s.TableEvent),
     ("table:turn", s.TurnInfo),
+    ("table:batch", s.TableBatch),
     ("lobby:table", s.TableSummary),
     ("lobby:table-removed", s.LobbyRemoved),
+    ("lobby:tournament", ts.TournamentSummary),
+    ("lobby:tournament-removed", ts.TournamentRemoved),
     ("user:notice", s.Notice),
 )
 
 OBJECTS: tuple[type[BaseModel], ...] = (
-    s.PlayerPublic, s.SeatPublic, s.TableConfigPublic, s.ChatLine, s.ErrorBody,
+    s.PlayerPublic, s.SeatPublic, s.TableConfigPublic, s.ChatLine, s.FairnessPublic,
+    s.ErrorBody,
 )
 
 REQUEST_DOCS = {
@@ -84,6 +95,18 @@ REQUEST_DOCS = {
     "table:sit-in": "Be dealt in again, from the next time the big blind reaches you.",
     "table:wait": "Join the waiting list of a table with no free seat.",
     "table:unwait": "Leave the waiting list.",
+    "tournament:register": "Enter a tournament (or late-register, or re-enter after busting "
+                           "where allowed). A sit & go starts when full; a multi-table "
+                           "tournament at its start time. The tournament seats you: a "
+                           "`user:notice` `tournament_seat` names your table (join it with "
+                           "`table:join`); you move tables the same way.",
+    "tournament:unregister": "Withdraw before the start; the buy-in and fee are refunded.",
+    "tournament:deal": "Agree to split the prizes left by ICM (2 to 10 players left, by "
+                       "their chips after the last finished hand; bots accept any deal). "
+                       "When every person still in agrees to the same offer the tournament "
+                       "ends: the hand in play is void and each is paid their share "
+                       "(`user:notice` `tournament_finished`). A new hand's result makes a "
+                       "new offer that needs everyone's agreement again.",
 }
 
 ERROR_CLASSES: tuple[type[HoldemError], ...] = (
@@ -95,7 +118,13 @@ ERROR_CLASSES: tuple[type[HoldemError], ...] = (
     table_errors.StaleAction, table_errors.DuplicateAction, engine_errors.NotYourTurn,
     engine_errors.NotInHand, engine_errors.WrongPhase, engine_errors.HandOver,
     engine_errors.InvalidAction, engine_errors.CannotCheck, engine_errors.CannotRaise,
-    engine_errors.BetTooSmall, engine_errors.BetTooLarge, table_errors.InternalError,
+    engine_errors.BetTooSmall, engine_errors.BetTooLarge, table_errors.TableLimit,
+    table_errors.TablesElsewhere, table_errors.TableMoved, ServiceUnavailable,
+    table_errors.InternalError,
+    table_errors.TournamentSeat, tournament_errors.TournamentNotFound,
+    tournament_errors.RegistrationClosed, tournament_errors.TournamentFull,
+    tournament_errors.AlreadyRegistered, tournament_errors.ReentryNotAllowed,
+    tournament_errors.NotRegistered, tournament_errors.WrongTournamentState,
 )
 
 

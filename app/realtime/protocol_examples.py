@@ -52,7 +52,13 @@ python-socketio). The ack is `{"ok": true, ...}` with the fields listed for the 
 `{"ok": false, "error": {"code", "message", ...details}}`. A refused request changed
 nothing. Payloads are validated strictly: a missing or unknown field, a wrong type or a value
 out of range is refused with `invalid_payload` and `error.problems`, a list of
-`{"location", "message"}`. An unknown event name is refused the same way.
+`{"location", "message"}`. An unknown event name, or a name Socket.IO reserves (`connect`,
+`disconnect`, ...), is refused the same way.
+
+Requests are rate-limited per connection and per client address (by default 60 per 10 s
+and 600 per 10 s): over the limit the ack is `rate_limited` with `retry_after`, in seconds.
+A client must read what the server sends: a connection with more than a bounded amount of
+unread messages waiting (1 MiB by default) is disconnected.
 
 ## Rooms
 
@@ -125,9 +131,19 @@ A table created with `bots: true` seats bots in up to `bot_count` empty seats (s
 `tight`, `loose`, `aggressive`; `player.bot` names the style). Bots decide from their own
 view of the hand only, act after a short delay, and give their seat to a person who sits
 in it: at once between hands, else when the hand ends (the ack says `pending: true`).
-Hands are dealt only when at least one person is in them. Bot chips are nobody's credits:
-what people win from bots or lose to them is settled with the server's house account at
-the end of each hand, so the credits ledger always balances.
+Hands are dealt only when at least one person is in them; a person who sits where only
+bots play is dealt in at once rather than waiting for the big blind. Bots play with the
+credits of the server's house account, which only an admin funds: a bot buys in from it
+like a person from their balance, and no bot sits when the house cannot cover its buy-in.
+A table where no person sits, waits or has claimed a seat closes after a while.
+
+## Limits and outages
+
+A player may have a few tables open, sit at a bounded number of tables and hold a bounded
+number of connections at once (`table_limit`, with the `limit`). While the server cannot
+reach its database, requests are refused with `service_unavailable` (and `retry_after`
+seconds), nothing changes, and the clocks stop; when it answers again the table resumes
+by itself, and the player to act is sent a fresh `table:turn`.
 
 ## Credits
 
@@ -146,13 +162,26 @@ SUMMARY: dict[str, Any] = {
 CONFIG: dict[str, Any] = {
     "name": "Friday night", "seats": 6, "small_blind": 5, "big_blind": 10, "ante": 0,
     "min_buy_in": 200, "max_buy_in": 1000, "action_seconds": 20.0, "private": False,
-    "bots": True, "bot_count": 1,
+    "bots": True, "bot_count": 1, "straddle": 0, "bomb_pot_every": 0, "bomb_pot_ante": 0,
 }
+TOURNAMENT = "a1b2c3d4e5f60718"
+TOURNAMENT_SUMMARY: dict[str, Any] = {
+    "id": TOURNAMENT, "name": "Sit & go 6", "kind": "sit_and_go", "status": "registering",
+    "buy_in": 100, "fee": 10, "entrants": 4, "players_left": 4, "capacity": 6,
+    "prize_pool": 400, "starts_at": None, "late_registration": False,
+}
+COMMITMENT = "11512302ec5131efcf34283d8dc36fb01c78327d37932f318561b8652299e063"
+NEXT_COMMITMENT = "0e1d2c3b4a5f6e7d8c9b0a1f2e3d4c5b6a7f8e9d0c1b2a3f4e5d6c7b8a9f0e1d"
+SERVER_SEED = "9d2f41c07be35a86e1f04c2d7b9a8e63f5c1d0b24a7e9f38c6d5b1a0e2f4c7d9"
 LEGAL = [{"action": "fold"}, {"action": "call", "amount": 5},
          {"action": "raise", "min": 20, "max": 1000}, {"action": "all_in", "amount": 1000}]
 
 REQUEST_EXAMPLES: dict[str, dict[str, Any]] = {
-    "lobby:list": {},
+    "lobby:list": {"page": 1, "per_page": 50},
+    "tournament:list": {},
+    "tournament:register": {"tournament_id": TOURNAMENT},
+    "tournament:unregister": {"tournament_id": TOURNAMENT},
+    "tournament:deal": {"tournament_id": TOURNAMENT},
     "table:create": {"name": "Friday night", "seats": 6, "small_blind": 5, "big_blind": 10,
                      "min_buy_in": 200, "max_buy_in": 1000, "action_seconds": 20,
                      "private": False, "bots": True, "bot_count": 1},
@@ -167,11 +196,20 @@ REQUEST_EXAMPLES: dict[str, dict[str, Any]] = {
     "table:wait": {"table_id": TABLE},
     "table:unwait": {"table_id": TABLE},
     "table:chat": {"table_id": TABLE, "text": "good luck all"},
+    "table:seed": {"table_id": TABLE, "seed": "k3J9x-Qp2_Lw7Rz0"},
     "table:action": {"table_id": TABLE, "hand_id": HAND, "type": "raise", "amount": 30},
 }
 
 ACKS: dict[str, dict[str, Any]] = {
-    "lobby:list": {"ok": True, "tables": [SUMMARY]},
+    "lobby:list": {"ok": True, "tables": [SUMMARY], "count": 1, "page": 1, "per_page": 50},
+    "tournament:list": {"ok": True, "tournaments": [TOURNAMENT_SUMMARY]},
+    "tournament:register": {"ok": True, "tournament_id": TOURNAMENT,
+                            "entry": "user:12#1", "entrants": 5},
+    "tournament:unregister": {"ok": True, "tournament_id": TOURNAMENT,
+                              "refunded": "user:12#1"},
+    "tournament:deal": {"ok": True, "tournament_id": TOURNAMENT,
+                        "offer": {"alice": 263, "bob": 137}, "agreed": 1, "needed": 2,
+                        "done": False},
     "table:create": {"ok": True, "table": {**SUMMARY, "seated": 1}, "invite_code": None},
     "table:quick-seat": {"ok": True, "table_id": TABLE, "seat": 3, "buy_in": 500,
                          "balance": 9500, "pending": False},
@@ -186,12 +224,25 @@ ACKS: dict[str, dict[str, Any]] = {
     "table:wait": {"ok": True, "table_id": TABLE, "position": 2},
     "table:unwait": {"ok": True, "table_id": TABLE},
     "table:chat": {"ok": True, "table_id": TABLE, "seq": 57},
+    "table:seed": {"ok": True, "table_id": TABLE, "seat": 2,
+                   "next_commitment": NEXT_COMMITMENT},
     "table:action": {"ok": False, "error": {
         "code": "bet_too_small", "message": "expected at least 40, got 30", "min": 40}},
 }
 
 ACK_FIELDS: dict[str, str] = {
-    "lobby:list": "`tables`, a list of `TableSummary` (see `lobby:table`).",
+    "lobby:list": "`tables`, one page of `TableSummary` (see `lobby:table`), fullest first; "
+                  "`count`, the number of open tables; `page` and `per_page` as used. Ask "
+                  "for the next page while `page * per_page < count`.",
+    "tournament:list": "`tournaments`, a list of `TournamentSummary` (see "
+                       "`lobby:tournament`).",
+    "tournament:register": "`entry`, your entry's id, and `entrants`, the entries so far. "
+                           "The buy-in and fee are taken from your balance (ledger "
+                           "`tournament_buy_in` and `tournament_fee`).",
+    "tournament:unregister": "`refunded`, the entry withdrawn; its buy-in and fee are back "
+                             "on your balance.",
+    "tournament:deal": "`offer`, each player's share by name; `agreed` of `needed` people "
+                       "agree; `done` when the deal ended the tournament.",
     "table:create": "`table` (a `TableSummary`) and `invite_code` (private tables; share it "
                     "with your guests).",
     "table:quick-seat": "as `table:sit`; you also watch the table from now on.",
@@ -210,6 +261,9 @@ ACK_FIELDS: dict[str, str] = {
     "table:wait": "your `position` on the waiting list (1 is next).",
     "table:unwait": "`table_id`.",
     "table:chat": "the `seq` of your chat line's `table:event`.",
+    "table:seed": "your `seat` and `next_commitment`, the commitment of the next hand's "
+                  "server seed. A seed you send after seeing that commitment protects you "
+                  "from a server that would pick its seed to suit yours.",
     "table:action": "`hand_id` and the table's `seq` after your action; refused actions "
                     "carry details such as `min`, `max`, `to_call` or `actor`. Example of a "
                     "refusal:",
@@ -248,22 +302,37 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
         "chat": [{"player": ALICE, "text": "good luck all", "at": 1795323561.2}],
         "waiting": 0,
         "you": {"seat": 2, "time_bank": 30.0, "claimed_seat": None, "waiting_position": None},
+        "fairness": {"commitment": COMMITMENT, "next_commitment": NEXT_COMMITMENT},
     },
     "table:event": {"table_id": TABLE, "seq": 47, "hand_id": HAND,
                     "event": {"type": "player_acted", "seat": 0, "action": "call",
                               "amount": 5, "total": 10, "all_in": False}},
     "table:turn": TURN,
+    "table:batch": {"table_id": TABLE, "messages": [
+        {"event": "table:event",
+         "data": {"table_id": TABLE, "seq": 47, "hand_id": HAND,
+                  "event": {"type": "player_acted", "seat": 0, "action": "call",
+                            "amount": 5, "total": 10, "all_in": False}}},
+        {"event": "table:turn", "data": {**TURN, "seq": 48}},
+    ]},
     "lobby:table": SUMMARY,
     "lobby:table-removed": {"table_id": TABLE},
+    "lobby:tournament": TOURNAMENT_SUMMARY,
+    "lobby:tournament-removed": {"tournament_id": TOURNAMENT},
     "user:notice": {"kind": "seat_offer", "table_id": TABLE, "seat": 4,
                     "expires_at": 1795323612.0, "min_buy_in": 200, "max_buy_in": 1000},
 }
 
 TABLE_EVENT_TYPES: dict[str, str] = {
     "hand_started": "A hand begins: its number, the button and blinds, the seats dealt in "
-                    "with their stacks. `hand_id` is on the message.",
+                    "with their stacks, `bomb_pot` (the ante everyone paid in a bomb pot, "
+                    "which has no blinds and no betting before the flop; 0 otherwise), and "
+                    "`commitment`, the SHA-256 of the secret server "
+                    "seed its deck was shuffled with (docs/FAIRNESS.md). `hand_id` is on "
+                    "the message.",
     "ante_posted": "A seat posted an ante (`dead` for a big-blind ante).",
-    "blind_posted": "A seat posted the small or big blind (all-in for less when short).",
+    "blind_posted": "A seat posted the small or big blind (all-in for less when short) or, "
+                    "at a table with straddles, the straddle (`blind: \"straddle\"`).",
     "hole_cards_dealt": "Two cards were dealt to a seat: `cards` is set only in the copy "
                         "sent to that seat's player, `null` for everyone else.",
     "player_acted": "A betting action: `amount` went in now, `total` is the seat's bet on "
@@ -272,8 +341,16 @@ TABLE_EVENT_TYPES: dict[str, str] = {
     "uncalled_bet_returned": "The part of a bet nobody called went back.",
     "hand_shown": "A seat's cards were turned up at the showdown.",
     "hand_mucked": "A seat gave up its hand at the showdown without showing.",
+    "all_in_equity": "Every hand left is face up before the river (an all-in): each seat's "
+                     "exact chance to win alone (`win`), to tie (`tie`) and its share of the "
+                     "pot (`equity`, ties split) with `board` dealt, counting every card not "
+                     "face up as unknown. Sent once the hands are turned up, then after the "
+                     "flop and the turn.",
     "pot_awarded": "Pot `pot` (0 is the main pot) went to `seats` in `amounts`.",
-    "hand_ended": "The hand is over: final stacks of the seats dealt in.",
+    "hand_ended": "The hand is over: final stacks of the seats dealt in; `fairness` reveals "
+                  "the server seed and the client seeds the deck was shuffled with (check "
+                  "them: docs/FAIRNESS.md), and `next_commitment` commits to the next "
+                  "hand's server seed.",
     "hand_voided": "The hand was cancelled (a restart, the table closing): everyone has the "
                    "stack they started it with.",
     "player_sat": "Someone sat down (a person or a bot).",
@@ -294,7 +371,8 @@ EVENT_EXAMPLES: dict[str, dict[str, Any]] = {
     "hand_started": {"type": "hand_started", "number": 12, "button": 0,
                      "small_blind_seat": 2, "big_blind_seat": 4,
                      "seats": [{"seat": 2, "stack": 1000}, {"seat": 4, "stack": 640},
-                               {"seat": 0, "stack": 1210}]},
+                               {"seat": 0, "stack": 1210}],
+                     "commitment": COMMITMENT, "bomb_pot": 0},
     "ante_posted": {"type": "ante_posted", "seat": 2, "amount": 1, "all_in": False,
                     "dead": False},
     "blind_posted": {"type": "blind_posted", "seat": 2, "blind": "small", "amount": 5,
@@ -306,9 +384,16 @@ EVENT_EXAMPLES: dict[str, dict[str, Any]] = {
     "uncalled_bet_returned": {"type": "uncalled_bet_returned", "seat": 0, "amount": 20},
     "hand_shown": {"type": "hand_shown", "seat": 4, "cards": ["Ks", "Kh"]},
     "hand_mucked": {"type": "hand_mucked", "seat": 2},
+    "all_in_equity": {"type": "all_in_equity", "street": "flop", "board": ["7d", "9h", "3s"],
+                      "seats": [{"seat": 2, "win": 0.9162, "tie": 0.0, "equity": 0.9162},
+                                {"seat": 0, "win": 0.0838, "tie": 0.0, "equity": 0.0838}]},
     "pot_awarded": {"type": "pot_awarded", "pot": 0, "amount": 120, "seats": [4],
                     "amounts": [120], "hand": None},
-    "hand_ended": {"type": "hand_ended", "seats": [2, 4, 0], "stacks": [970, 700, 1180]},
+    "hand_ended": {"type": "hand_ended", "seats": [2, 4, 0], "stacks": [970, 700, 1180],
+                   "fairness": {"scheme": "holdem-fair-v1", "commitment": COMMITMENT,
+                                "server_seed": SERVER_SEED,
+                                "client_seeds": [{"seat": 2, "seed": "k3J9x-Qp2_Lw7Rz0"}]},
+                   "next_commitment": NEXT_COMMITMENT},
     "hand_voided": {"type": "hand_voided", "reason": "the server restarted"},
     "player_sat": {"type": "player_sat", "seat": 2, "player": ALICE, "stack": 1000,
                    "status": "waiting_for_big_blind"},
@@ -334,7 +419,7 @@ HAND_VIEW = """
 | `viewer` | your seat number, or `null` for a spectator |
 | `phase` | `preflop`, `flop`, `turn`, `river`, `showdown` or `complete` |
 | `button`, `small_blind_seat`, `big_blind_seat` | seat numbers |
-| `stakes` | `small_blind`, `big_blind`, `ante`, `big_blind_ante` |
+| `stakes` | `small_blind`, `big_blind`, `ante`, `big_blind_ante`, `straddle` (0: none) |
 | `board` | the community cards so far, e.g. `["2c", "7d", "Th"]` |
 | `pots` | pots formed by earlier streets: `amount` and eligible `seats` |
 | `pot_total` | every chip put in this hand, bets on this street included |

@@ -11,15 +11,17 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.poker.bots import BotStyle
 from app.poker.events import ActionKind
+from app.text import bounded
 
 TableId = Annotated[str, Field(min_length=1, max_length=32, description="The table's id")]
 Chips = Annotated[int, Field(gt=0, le=10**12)]
 
 
 class Request(BaseModel):
-    """A client→server payload: unknown fields are rejected."""
+    """A client→server payload: unknown fields are rejected and nothing is coerced
+    (``"40"`` is not a number, ``true`` is not 1); enum fields take their string values."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class Message(BaseModel):
@@ -29,14 +31,24 @@ class Message(BaseModel):
 # --- client → server -------------------------------------------------------------
 
 
+LOBBY_PAGE_SIZE = 50
+LOBBY_MAX_PAGE_SIZE = 100
+
+
 class LobbyListRequest(Request):
-    """``lobby:list``: the open tables; also subscribes to ``lobby:table`` updates."""
+    """``lobby:list``: one page of the open tables (fullest first); also subscribes to
+    ``lobby:table`` updates."""
+
+    page: Annotated[int, Field(ge=1, le=100_000, description="Page number, from 1")] = 1
+    per_page: Annotated[int, Field(
+        ge=1, le=LOBBY_MAX_PAGE_SIZE, description=f"Tables per page, at most {LOBBY_MAX_PAGE_SIZE}"
+    )] = LOBBY_PAGE_SIZE
 
 
 class TableCreate(Request):
     """``table:create``: open a table (its creator is not seated automatically)."""
 
-    name: Annotated[str, Field(min_length=1, max_length=40)]
+    name: Annotated[str, Field(min_length=1, max_length=40), bounded(40)]
     seats: Annotated[int, Field(ge=2, le=10)] = 6
     small_blind: Chips
     big_blind: Chips
@@ -49,11 +61,21 @@ class TableCreate(Request):
     private: bool = Field(
         default=False, description="Private tables need the invite code to watch or sit"
     )
+    straddle: bool = Field(
+        default=False, description="The seat after the big blind straddles every hand (a "
+                                   "third blind of twice the big blind; it acts last before "
+                                   "the flop) when three or more are dealt in"
+    )
+    bomb_pot_every: Annotated[int, Field(ge=0, le=100)] = Field(
+        default=0, description="Every this many hands is a bomb pot: everyone antes "
+                               "`bomb_pot_ante`, no blinds, the flop comes at once (0: never)"
+    )
+    bomb_pot_ante: Chips | None = Field(default=None, description="Default: 2 big blinds")
     bots: bool = Field(default=False, description="Fill empty seats with bots")
     bot_count: Annotated[int, Field(ge=0, le=9)] = Field(
         default=1, description="How many seats bots may take (at most seats - 1)"
     )
-    bot_style: BotStyle | None = Field(
+    bot_style: Annotated[BotStyle | None, Field(strict=False)] = Field(
         default=None, description="One style for all bots; default: mixed"
     )
 
@@ -115,15 +137,23 @@ class TableTopUp(TableRef):
 class TableChat(TableRef):
     """``table:chat``: say something to everyone at the table."""
 
-    text: Annotated[str, Field(min_length=1, max_length=200)]
+    text: Annotated[str, Field(min_length=1, max_length=200), bounded(200)]
 
 
 class TableAction(TableRef):
     """``table:action``: act in the hand. ``amount`` is the street total for bet and raise."""
 
     hand_id: Annotated[str, Field(min_length=1, max_length=32)]
-    type: ActionKind
+    type: Annotated[ActionKind, Field(strict=False)]
     amount: Annotated[int, Field(ge=0, le=10**12)] | None = None
+
+
+class TableSeed(TableRef):
+    """``table:seed``: your client seed, mixed into the shuffle of every hand dealt to
+    your seat from now on (docs/FAIRNESS.md). Send a fresh one after each hand."""
+
+    seed: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
+                               description="1 to 64 characters from A-Z a-z 0-9 _ -")]
 
 
 # --- acks ----------------------------------------------------------------------
@@ -208,6 +238,11 @@ class TableConfigPublic(Message):
     private: bool
     bots: bool
     bot_count: int
+    tournament: str | None = Field(None, description="The tournament this table belongs to "
+                                   "(its seats hold tournament chips), or null")
+    straddle: int = Field(description="The straddle (twice the big blind), 0 for none")
+    bomb_pot_every: int = Field(description="Every this many hands is a bomb pot (0: never)")
+    bomb_pot_ante: int = Field(description="What everyone antes in a bomb pot")
 
 
 class ChatLine(Message):
@@ -239,16 +274,42 @@ class TableEvent(Message):
     ``event.type`` is a hand event (``hand_started``, ``blind_posted``,
     ``ante_posted``, ``hole_cards_dealt`` — ``cards`` is null unless they are
     yours —, ``player_acted``, ``board_dealt``, ``uncalled_bet_returned``,
-    ``hand_shown``, ``hand_mucked``, ``pot_awarded``, ``hand_ended``,
+    ``hand_shown``, ``hand_mucked``, ``all_in_equity``, ``pot_awarded``, ``hand_ended``,
     ``hand_voided``) or a table event (``player_sat``, ``player_left``,
-    ``player_sat_out``, ``player_sat_in``, ``player_timed_out``, ``stack_changed``,
-    ``chat``, ``waiting_list``, ``table_closed``).
+    ``player_leaving``, ``player_sat_out``, ``player_sat_in``, ``player_timed_out``,
+    ``player_connection``, ``stack_changed``, ``chat``, ``waiting_list``,
+    ``table_closed``).
     """
 
     table_id: str
     seq: int
     hand_id: str | None = None
     event: dict[str, Any]
+
+
+class BatchedMessage(Message):
+    """One message of a ``table:batch``: its event name and its payload."""
+
+    event: str = Field(description="table:event, table:turn or table:snapshot")
+    data: dict[str, Any]
+
+
+class TableBatch(Message):
+    """``table:batch``: several messages of one table sent together, in order.
+
+    Handle each as if it had arrived alone as ``event`` with ``data``: what the
+    server sends a session at one moment travels as one packet.
+    """
+
+    table_id: str
+    messages: list[BatchedMessage]
+class FairnessPublic(Message):
+    """The table's commitments (docs/FAIRNESS.md): never a server seed before its hand ends."""
+
+    commitment: str | None = Field(
+        description="SHA-256 of the server seed of the hand in play (null between hands)"
+    )
+    next_commitment: str = Field(description="SHA-256 of the server seed of the next hand")
 
 
 class Snapshot(Message):
@@ -269,6 +330,7 @@ class Snapshot(Message):
     you: dict[str, Any] | None = Field(
         description="Your seat, time bank and waiting-list place, when you have any"
     )
+    fairness: FairnessPublic
 
 
 class Notice(Message):
@@ -276,7 +338,13 @@ class Notice(Message):
 
     kind: str = Field(
         description="seat_offer (with seat, expires_at, min_buy_in, max_buy_in), "
-                    "seat_offer_expired, cashed_out (with amount), session_ended"
+                    "seat_offer_expired, cashed_out (with amount), session_ended (your "
+                    "sessions were revoked: logout, password change or reset, account "
+                    "deletion, ban; the server disconnects right after), "
+                    "tournament_seat (with tournament_id and seat: your table now), "
+                    "tournament_busted (with tournament_id and place: null until a "
+                    "hand-for-hand round ends), tournament_finished (with tournament_id, "
+                    "place and prize)"
     )
     table_id: str | None = Field(description="The table concerned (null for session_ended)")
     model_config = ConfigDict(extra="allow")

@@ -16,6 +16,7 @@ from typing import Any
 from app.poker.blinds import Occupant, PlayerStatus
 from app.poker.bots import BotStyle
 from app.poker.engine import Hand
+from app.poker.fairness import FairnessProof, commitment, new_server_seed
 from app.poker.state import Stakes
 
 CHAT_KEPT = 50
@@ -37,6 +38,14 @@ class TableConfig:
     bots: bool = False
     bot_count: int = 0
     bot_style: BotStyle | None = None
+    tournament: str | None = None
+    bomb_pot_every: int = 0
+    bomb_pot_ante: int = 0
+
+    def bomb_pot(self, hand_number: int) -> int:
+        """The ante of hand ``hand_number`` (counted from 1) if it is a bomb pot, else 0."""
+        every = self.bomb_pot_every
+        return self.bomb_pot_ante if every and hand_number % every == 0 else 0
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe data (the invite code included: this is server-side)."""
@@ -60,7 +69,9 @@ class TableConfig:
             "big_blind": self.stakes.big_blind, "ante": self.stakes.ante,
             "min_buy_in": self.min_buy_in, "max_buy_in": self.max_buy_in,
             "action_seconds": self.action_seconds, "private": self.private,
-            "bots": self.bots, "bot_count": self.bot_count,
+            "bots": self.bots, "bot_count": self.bot_count, "tournament": self.tournament,
+            "straddle": self.stakes.straddle, "bomb_pot_every": self.bomb_pot_every,
+            "bomb_pot_ante": self.bomb_pot_ante,
         }
 
 
@@ -71,6 +82,10 @@ class Person:
     user_id: int | None
     public_id: str
     name: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe data (server side: with the user id)."""
+        return {"user_id": self.user_id, "public_id": self.public_id, "name": self.name}
 
     def public(self, bot: BotStyle | None = None) -> dict[str, Any]:
         """``PlayerPublic``: never the internal user id."""
@@ -101,6 +116,7 @@ class Player:
     leaving: bool = False
     paid_out: int = 0
     successor: Successor | None = None
+    client_seed: str | None = None
 
     @property
     def user_id(self) -> int | None:
@@ -114,22 +130,22 @@ class Player:
 
     @property
     def escrowed(self) -> int:
-        """Credits held at the table for this seat (0 for a bot: bot chips are not credits)."""
-        if self.is_bot:
-            return self.successor.buy_in if self.successor else 0
-        return self.stack - self.paid_out
+        """Credits held at the table for this seat: the stack not yet paid out (a bot's is
+        the house's), plus the buy-in of a person who claimed a bot's seat."""
+        return self.stack - self.paid_out + (self.successor.buy_in if self.successor else 0)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe data."""
         return {
-            "seat": self.seat, "person": asdict(self.person), "stack": self.stack,
+            "seat": self.seat, "person": self.person.to_dict(), "stack": self.stack,
             "status": self.status.value, "bot": self.bot.value if self.bot else None,
             "time_bank": self.time_bank, "timeouts": self.timeouts,
             "sat_out_at": self.sat_out_at, "leaving": self.leaving, "paid_out": self.paid_out,
             "successor": (
-                {"person": asdict(self.successor.person), "buy_in": self.successor.buy_in}
+                {"person": self.successor.person.to_dict(), "buy_in": self.successor.buy_in}
                 if self.successor else None
             ),
+            "client_seed": self.client_seed,
         }
 
     @classmethod
@@ -146,6 +162,7 @@ class Player:
                 Successor(Person(**successor["person"]), successor["buy_in"])
                 if successor else None
             ),
+            client_seed=data.get("client_seed"),
         )
 
 
@@ -160,22 +177,27 @@ class SeatOffer:
 
 @dataclass(slots=True)
 class HandInPlay:
-    """The hand being played, with its id and when it started."""
+    """The hand being played, with its id, when it started and what proves its deck
+    (``proof`` is None for a deck stacked by a test)."""
 
     id: str
     number: int
     hand: Hand
     started_at: float
+    proof: FairnessProof | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-safe data (deck included: this is server-side state)."""
+        """JSON-safe data (deck and server seed included: this is server-side state)."""
         return {"id": self.id, "number": self.number, "hand": self.hand.to_dict(),
-                "started_at": self.started_at}
+                "started_at": self.started_at,
+                "proof": self.proof.to_dict() if self.proof else None}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> HandInPlay:
         """Inverse of :meth:`to_dict`."""
-        return cls(data["id"], data["number"], Hand.from_dict(data["hand"]), data["started_at"])
+        proof = data.get("proof")
+        return cls(data["id"], data["number"], Hand.from_dict(data["hand"]), data["started_at"],
+                   FairnessProof.from_dict(proof) if proof else None)
 
 
 @dataclass(slots=True)
@@ -193,6 +215,15 @@ class TableState:
     offer: SeatOffer | None = None
     recent: list[tuple[float, int]] = field(default_factory=list)
     bots_seated: int = 0
+    _config_dict: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def config_dict(self) -> dict[str, Any]:
+        """``config.to_dict()``, computed once (the settings never change)."""
+        if self._config_dict is None:
+            self._config_dict = self.config.to_dict()
+        return self._config_dict
+    next_server_seed: str = field(default_factory=new_server_seed)
 
     # ---- who sits where ----------------------------------------------------
 
@@ -233,8 +264,27 @@ class TableState:
         return {n: Occupant(p.stack, p.status) for n, p in self.players.items()}
 
     def escrowed(self) -> int:
-        """Credits that must be held at the table for its seats right now."""
+        """Credits that must be held at the table for its seats right now (none at a
+        tournament table: its stacks are tournament chips, its credits are in the pool)."""
+        if self.config.tournament is not None:
+            return 0
         return sum(p.escrowed for p in self.players.values())
+
+    # ---- the fair shuffle ----------------------------------------------------------
+
+    @property
+    def next_commitment(self) -> str:
+        """The published commitment to the server seed of the next hand."""
+        return commitment(self.next_server_seed)
+
+    def draw_proof(self, dealt_in: list[int]) -> FairnessProof:
+        """Use the committed server seed and the client seeds of the seats dealt in for
+        the hand about to start, and commit to a fresh seed for the hand after it."""
+        seeds = {seat: seed for seat in dealt_in
+                 if (seed := self.players[seat].client_seed) is not None}
+        proof = FairnessProof(self.next_server_seed, seeds)
+        self.next_server_seed = new_server_seed()
+        return proof
 
     # ---- lobby figures ---------------------------------------------------------
 
@@ -262,16 +312,17 @@ class TableState:
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe data, the form the store writes."""
         return {
-            "config": self.config.to_dict(),
+            "config": self.config_dict,
             "players": [p.to_dict() for p in self.players.values()],
             "button": self.button, "seq": self.seq, "hand_number": self.hand_number,
             "current": self.current.to_dict() if self.current else None,
-            "chat": list(self.chat), "waiting": [asdict(p) for p in self.waiting],
+            "chat": list(self.chat), "waiting": [p.to_dict() for p in self.waiting],
             "offer": (
-                {"person": asdict(self.offer.person), "seat": self.offer.seat,
+                {"person": self.offer.person.to_dict(), "seat": self.offer.seat,
                  "expires_at": self.offer.expires_at} if self.offer else None
             ),
             "recent": [list(r) for r in self.recent], "bots_seated": self.bots_seated,
+            "next_server_seed": self.next_server_seed,
         }
 
     @classmethod
@@ -291,4 +342,5 @@ class TableState:
             ),
             recent=[(float(t), int(p)) for t, p in data["recent"]],
             bots_seated=data.get("bots_seated", 0),
+            next_server_seed=data.get("next_server_seed") or new_server_seed(),
         )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import socketio
@@ -23,21 +24,36 @@ from app.accounts.ratelimit import RateLimiter
 from app.accounts.service import authenticate
 from app.accounts.tokens import session_token_from
 from app.config import Settings
-from app.db.engine import Database
-from app.errors import HoldemError
+from app.db.engine import Database, is_unavailable
+from app.db.process_lock import ProcessLock
+from app.errors import HoldemError, ServiceUnavailable
+from app.metrics import Metrics
+from app.realtime import codec
+from app.realtime.buffers import SocketServer
+from app.realtime.cluster import Cluster
 from app.realtime.connections import Connections, Viewer, user_room
+from app.realtime.core import TableServices
+from app.realtime.errors import TableLimit
+from app.realtime.leases import Leases, new_process_id
 from app.realtime.lobby import TableService
+from app.realtime.rooms import LocalRooms, RedisRooms
 from app.realtime.store import TableStore
-from app.realtime.table import TableServices
+from app.tournaments.service import TournamentService
+from app.tournaments.store import TournamentStore
+from app.tournaments.tables import TournamentTables
 
 log = logging.getLogger(__name__)
 
 
 def create_socket_server(settings: Settings) -> socketio.AsyncServer:
-    """An ASGI Socket.IO server; rooms go through Redis when ``REDIS_URL`` is set."""
-    manager = socketio.AsyncRedisManager(settings.redis_url) if settings.redis_url else None
-    return socketio.AsyncServer(
+    """An ASGI Socket.IO server with the orjson codec; rooms go through Redis when
+    ``REDIS_URL`` is set; a client leaving more than ``SOCKET_BUFFER_BYTES`` unread is
+    disconnected."""
+    manager = (RedisRooms(settings.redis_url, channel=settings.redis_channel)
+               if settings.redis_url else LocalRooms())
+    return SocketServer(
         async_mode="asgi", client_manager=manager, logger=False, engineio_logger=False,
+        max_buffered_bytes=settings.socket_buffer_bytes, json=codec,
     )
 
 
@@ -60,14 +76,32 @@ class Realtime:
     tables: TableService
     database: Database
     settings: Settings
+    limiter: RateLimiter
+    tournaments: TournamentTables
+    # With REDIS_URL: the other server processes.
+    cluster: Cluster | None = None
 
     async def start(self) -> None:
-        """Restore the stored tables."""
+        """Join the other processes, take this process's tables, then resume the
+        tournaments (on the process that runs them)."""
+        if self.cluster is not None:
+            await self.cluster.start()
+        self.tables.on_director = self._direct
         await self.tables.start()
+        if self.tables.director:
+            await self._direct()
+
+    async def _direct(self) -> None:
+        await self.tournaments.resume()
+        self.tournaments.start()
 
     async def stop(self) -> None:
-        """Stop every table's task (their state is stored)."""
+        """Stop the tournaments' clocks, drain and stop every table (their state is
+        stored), and leave the other processes."""
+        await self.tournaments.stop()
         await self.tables.stop()
+        if self.cluster is not None:
+            await self.cluster.stop()
 
     async def viewer_for(
         self, auth: Mapping[str, Any] | None, cookie_header: str | None
@@ -80,29 +114,40 @@ class Realtime:
         token = session_token_from(auth if isinstance(auth, Mapping) else None, cookie_header)
         if token is None:
             return None
-        async with self.database.sessions() as session:
-            user = await authenticate(session, self.settings, token)
-        return Viewer(user.id, user.public_id, user.display_name or "player", user.role)
+        try:
+            async with self.database.sessions() as session:
+                user = await authenticate(session, self.settings, token)
+        except Exception as error:
+            if is_unavailable(error):
+                raise ServiceUnavailable("the server cannot reach its database: try again in "
+                                         "a few seconds", retry_after=5) from error
+            raise
+        viewer = Viewer(user.id, user.public_id, user.display_name or "player", user.role)
+        if len(self.connections.sids(viewer.user_id)) >= self.settings.max_sockets_per_user:
+            raise TableLimit("too many connections for one account: close another tab",
+                             limit=self.settings.max_sockets_per_user)
+        return viewer
 
     async def end_sessions(self, user_id: int) -> None:
-        """Disconnect every session of a user (after a ban)."""
+        """Tell every session of a user that it ended and disconnect it, on every process."""
+        room = user_room(user_id)
         await self.sio.emit("user:notice", {"kind": "session_ended", "table_id": None},
-                            room=user_room(user_id))
-        for sid in self.connections.sids(user_id):
-            await self.sio.disconnect(sid)
+                            room=room)
+        await self.sio.manager.disconnect_room(room)
 
     def register_hooks(self, hooks: AccountHooks) -> None:
-        """Cash a deleted player out of every table; take a banned one away and disconnect."""
+        """Cash a deleted player out of every table; take a banned one away; disconnect
+        every socket of a user whose sessions were revoked."""
 
         async def before_delete(user_id: int) -> None:
             await self.tables.remove_user(user_id, at_once=True)
 
         async def after_ban(user_id: int) -> None:
             await self.tables.remove_user(user_id, at_once=False)
-            await self.end_sessions(user_id)
 
         hooks.before_delete.append(before_delete)
         hooks.after_ban.append(after_ban)
+        hooks.after_revoke.append(self.end_sessions)
 
 
 def install(
@@ -112,16 +157,50 @@ def install(
     *,
     limiter: RateLimiter,
     hooks: AccountHooks,
+    metrics: Metrics,
 ) -> Realtime:
     """Create the realtime side of ``app`` and mount Socket.IO in front of it."""
+    from app.admin import tables as admin_tables
     from app.realtime import events
+    from app.tournaments import events as tournament_events
+    from app.tournaments import operations
 
     sio = create_socket_server(settings)
     connections = Connections()
-    services = TableServices(sio=sio, connections=connections, store=TableStore(database),
-                             settings=settings, limiter=limiter)
-    realtime = Realtime(sio, connections, TableService(services), database, settings)
-    events.register(realtime)
+    store = TableStore(database, house_bankroll=settings.house_initial_bankroll,
+                       metrics=metrics)
+    services = TableServices(sio=sio, connections=connections, store=store,
+                             settings=settings, limiter=limiter, metrics=metrics)
+    leases = Leases(database, process_id=new_process_id(),
+                    lease_seconds=settings.lease_seconds)
+    tables = TableService(services, lock=ProcessLock(database.engine), leases=leases)
+    tournament_service = TournamentService(TournamentStore(database), house=store.house,
+                                           now=services.now)
+    tournaments = TournamentTables(tournament_service, tables, sio)
+    realtime = Realtime(sio, connections, tables, database, settings, limiter, tournaments)
+    metrics.watch(tables=lambda: len(tables.tables), connections=lambda: len(connections),
+                  players=lambda: sum(len(t.state.humans()) for t in tables.tables.values()))
+    handlers = events.register(realtime)
+    tournament_events.register(realtime, handlers)
+    if settings.redis_url:
+
+        async def remove_user(payload: dict[str, Any]) -> dict[str, Any]:
+            await tables.remove_user_here(int(payload["user_id"]),
+                                          at_once=bool(payload["at_once"]))
+            return {"ok": True}
+
+        async def tournament_op(payload: dict[str, Any]) -> dict[str, Any]:
+            result = await operations.perform(tournaments, str(payload["op"]), payload)
+            return {"ok": True, "result": result}
+
+        handlers.internal["internal:remove-user"] = remove_user
+        handlers.internal[admin_tables.LIST_EVENT] = partial(admin_tables.tables_here, tables)
+        handlers.internal[admin_tables.CLOSE_EVENT] = partial(admin_tables.close_here, tables)
+        handlers.internal[operations.INTERNAL_EVENT] = tournament_op
+        realtime.cluster = tables.cluster = Cluster(
+            settings.redis_url, leases.process_id, name=settings.redis_channel,
+            on_request=handlers.forwarded,
+            on_news=tables.news)
     realtime.register_hooks(hooks)
     app.add_middleware(SocketIOMiddleware, server=sio)
     return realtime

@@ -1,40 +1,45 @@
 """Persistence of tables: each change of chips commits together with the table's state.
 
-A buy-in is one transaction holding the ledger escrow and the new state; a
-cash-out holds the ledger release and the new state; the end of a hand holds
-the hand history, the settlement with the house (below) and the new state.
+:meth:`TableStore.commit` is the one write that moves chips: in one
+transaction it escrows buy-ins from balances, releases cash-outs to balances,
+stores a finished hand, closes the table, and writes the table's new state.
 So after a crash the stored state always matches the credits held at the table.
 
-Bots play with chips that are nobody's credits. What people win from bots and
-lose to them still has to be money, so at the end of each hand the net flow
-is settled with the *house*, a system account that cannot log in: chips the
-people won from bots are escrowed from the house into the table, chips they
-lost are released from the table to the house. The house is topped up (an
-``admin_adjustment`` grant) whenever it is short.
+Bots play with the *house*'s credits: a system account that cannot log in and
+whose bankroll only an admin (or the operator's ``HOUSE_INITIAL_BANKROLL``, when
+the house is first created) funds. A bot buys in from the house like a person
+from their balance, and its stack goes back to the house when it stands up. So
+what people win from bots is credits the house really lost, and a house that
+cannot cover a bot's buy-in seats no bot.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import select, update
+from sqlalchemy import Table, bindparam, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import ledger
-from app.db.engine import Database
+from app.db.engine import Database, is_sqlite
 from app.db.models import LedgerReason, Role, User, UserStatus, utcnow
 from app.db.tables import HandPlayer, HandRecord, TableRecord, TableStatus
+from app.metrics import Metrics
+from app.realtime.errors import TableMoved
 
 HOUSE_EMAIL = "house@bots.invalid"
 
 
 @dataclass(frozen=True, slots=True)
-class Payout:
-    """Credits going back from a table to a player."""
+class Transfer:
+    """Credits moving between one account and a table (``user_id`` None: the house)."""
 
-    user_id: int
+    user_id: int | None
     amount: int
 
 
@@ -51,111 +56,200 @@ class FinishedHand:
     results: tuple[tuple[int, int, int], ...]  # (user_id, seat, net) of each person dealt in
 
 
+@dataclass(frozen=True, slots=True)
+class Movement:
+    """Chips moving between balances and one table, committed with the table's new state."""
+
+    buy_ins: tuple[Transfer, ...] = ()
+    payouts: tuple[Transfer, ...] = ()
+    hand: FinishedHand | None = None
+    closing: bool = False
+
+
 def _at(timestamp: float) -> datetime:
     return datetime.fromtimestamp(timestamp, UTC)
+
+
+_TABLES = cast(Table, TableRecord.__table__)
+_SAVE_STATE = (
+    update(_TABLES).where(_TABLES.c.id == bindparam("key"))
+    .values(state=bindparam("new_state"), updated_at=bindparam("now"))
+)
+_Pending = tuple[int | None, dict[str, Any], list[asyncio.Future[None]]]
+
+
+def _moved(table_id: str) -> TableMoved:
+    return TableMoved("this table moved to another server: try again", table_id=table_id,
+                      retry_after=1)
+
+
+async def _tokens(connection: Any, table_ids: list[str]) -> dict[str, int]:
+    """The current fencing token of each table, its row locked until the commit."""
+    rows = await connection.execute(
+        select(_TABLES.c.id, _TABLES.c.lease_token).where(_TABLES.c.id.in_(table_ids))
+        .with_for_update())
+    return {row.id: row.lease_token for row in rows}
+
+
+class StateWriter:
+    """Group commit: the latest state of every table that changed, in one transaction.
+
+    A table awaits :meth:`save` before it announces anything. While one batch
+    commits, the states of other tables gather for the next, so under load many
+    tables share each commit; alone, a table's save commits at once. A state whose
+    fencing token is no longer the table's is not written: its save raises
+    :class:`~app.realtime.errors.TableMoved`.
+    """
+
+    def __init__(self, database: Database, metrics: Metrics) -> None:
+        self.database = database
+        self.metrics = metrics
+        # SQLite has one write lock: tables' commits take turns here instead of
+        # sleeping in SQLite's busy handler (PostgreSQL needs no such turn).
+        self.turn: asyncio.Lock | contextlib.nullcontext[None] = (
+            asyncio.Lock() if is_sqlite(database.engine.url) else contextlib.nullcontext())
+        self._pending: dict[str, _Pending] = {}
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    async def save(self, table_id: str, state: dict[str, Any], token: int | None) -> None:
+        """Return once ``state`` is committed (or raise what committing raised); with a
+        ``token``, only while it is the table's fencing token."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run(), name="tables:writer")
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        waiting = self._pending.get(table_id, (token, state, []))[2]
+        self._pending[table_id] = (token, state, [*waiting, done])
+        self._wake.set()
+        await done
+
+    async def _run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            batch, self._pending = self._pending, {}
+            if not batch:
+                continue
+            try:
+                refused = await self._commit(batch)
+            except Exception as error:
+                for _, _, futures in batch.values():
+                    for future in futures:
+                        if not future.done():
+                            future.set_exception(error)
+            else:
+                for table_id, (_, _, futures) in batch.items():
+                    for future in futures:
+                        if not future.done():
+                            if table_id in refused:
+                                future.set_exception(_moved(table_id))
+                            else:
+                                future.set_result(None)
+
+    async def _commit(self, batch: dict[str, _Pending]) -> set[str]:
+        """Write the batch; the tables whose token was stale (not written)."""
+        now = utcnow()
+        async with self.turn, self.database.engine.begin() as connection:
+            fenced = [table_id for table_id, (token, _, _) in batch.items() if token is not None]
+            current = await _tokens(connection, fenced) if fenced else {}
+            refused = {t for t in fenced if current.get(t) != batch[t][0]}
+            rows = [{"key": table_id, "new_state": state, "now": now}
+                    for table_id, (_, state, _) in batch.items() if table_id not in refused]
+            if rows:
+                await connection.execute(_SAVE_STATE, rows)
+        self.metrics.commits.labels("states").inc()
+        return refused
+
+    async def stop(self) -> None:
+        """Stop the writer task (every table has awaited its saves by then)."""
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
 
 
 class TableStore:
     """Reads and writes tables in one database."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, *, house_bankroll: int = 0,
+                 metrics: Metrics | None = None) -> None:
         self.database = database
+        self.metrics = metrics or Metrics()
+        self.writer = StateWriter(database, self.metrics)
+        self._house_bankroll = house_bankroll
         self._house: int | None = None
+        self._house_lock = asyncio.Lock()
 
     async def house(self) -> int:
-        """The id of the house account, created on first use (no password: it cannot log in)."""
-        if self._house is None:
-            async with self.database.sessions() as session:
-                self._house = await house_account(session)
-                await session.commit()
-        return self._house
+        """The id of the house account, created (and funded) on first use."""
+        async with self._house_lock:
+            if self._house is None:
+                try:
+                    async with self.writer.turn, self.database.sessions() as session:
+                        self._house = await house_account(session,
+                                                          bankroll=self._house_bankroll)
+                        await session.commit()
+                except IntegrityError:
+                    # Another process created it at the same moment: use theirs.
+                    async with self.database.sessions() as session:
+                        self._house = await house_account(session)
+            return self._house
+
+    async def reachable(self) -> bool:
+        """Whether the database answers now."""
+        return await self.database.reachable()
 
     async def create(
-        self, table_id: str, owner_id: int | None, config: dict[str, Any], state: dict[str, Any]
-    ) -> None:
-        """Store a new open table."""
+        self, table_id: str, owner_id: int | None, config: dict[str, Any], state: dict[str, Any],
+        *, lease_owner: str | None = None,
+    ) -> int:
+        """Store a new open table, run by ``lease_owner``; its first fencing token."""
         async with self.database.sessions() as session:
             session.add(TableRecord(
                 id=table_id, name=config["name"], owner_id=owner_id,
                 private=bool(config["private"]), status=TableStatus.OPEN, config=config,
+                tournament_id=config.get("tournament"),
                 state=state, created_at=utcnow(), updated_at=utcnow(),
+                lease_owner=lease_owner, lease_token=1,
             ))
             await session.commit()
+        return 1
 
-    async def save(self, table_id: str, state: dict[str, Any]) -> None:
-        """Write a table's state (after an action, a join, a chat line...)."""
-        async with self.database.sessions() as session:
-            await _write_state(session, table_id, state)
+    async def save(self, table_id: str, state: dict[str, Any], *, token: int | None = None
+                   ) -> None:
+        """Write a table's state (after an action, a join, a chat line...), committed
+        together with the other tables' changes of the moment; with ``token``, only while
+        it is the table's fencing token (else :class:`TableMoved`)."""
+        await self.writer.save(table_id, state, token)
+
+    async def commit(
+        self, table_id: str, movement: Movement, state: dict[str, Any], *,
+        token: int | None = None,
+    ) -> dict[int | None, int]:
+        """Move chips, store a finished hand or close the table, and write the new state,
+        all in one transaction; with ``token``, only while it is the table's fencing token
+        (else :class:`TableMoved`, and nothing changes). Returns the balance left after
+        each buy-in, by account."""
+        house = await self.house() if _touches_house(movement) else None
+        balances: dict[int | None, int] = {}
+        async with self.writer.turn, self.database.sessions() as session:
+            if token is not None:
+                current = await _tokens(await session.connection(), [table_id])
+                if current.get(table_id) != token:
+                    raise _moved(table_id)
+            for buy_in in movement.buy_ins:
+                entry = await ledger.escrow(session, _account(buy_in, house), table_id,
+                                            buy_in.amount)
+                balances[buy_in.user_id] = entry.balance_after
+            if movement.hand is not None:
+                await _add_hand(session, table_id, movement.hand)
+            for payout in movement.payouts:
+                await ledger.release(session, _account(payout, house), table_id, payout.amount)
+            if movement.closing:
+                await _close(session, table_id, await self.house())
+            await _write_state(session, table_id, state, closing=movement.closing)
             await session.commit()
-
-    async def buy_in(
-        self, table_id: str, user_id: int, amount: int, state: dict[str, Any]
-    ) -> int:
-        """Move ``amount`` from the user's balance to the table, with the new state.
-
-        Returns the balance left.
-        """
-        async with self.database.sessions() as session:
-            entry = await ledger.escrow(session, user_id, table_id, amount)
-            await _write_state(session, table_id, state)
-            await session.commit()
-            return entry.balance_after
-
-    async def cash_out(
-        self, table_id: str, payouts: list[Payout], state: dict[str, Any]
-    ) -> None:
-        """Give chips back to players, with the new state."""
-        async with self.database.sessions() as session:
-            await _pay(session, table_id, payouts)
-            await _write_state(session, table_id, state)
-            await session.commit()
-
-    async def finish_hand(
-        self,
-        table_id: str,
-        hand: FinishedHand,
-        *,
-        house_net: int,
-        payouts: list[Payout],
-        state: dict[str, Any],
-    ) -> None:
-        """Store a finished hand, settle with the house, pay leavers, write the new state.
-
-        ``house_net`` is what the people at the table won from bots in this hand
-        (negative when the bots won).
-        """
-        house = await self.house() if house_net else 0
-        async with self.database.sessions() as session:
-            ended = utcnow()
-            session.add(HandRecord(
-                id=hand.id, table_id=table_id, number=hand.number, pot=hand.pot, phh=hand.phh,
-                summary=hand.summary, started_at=_at(hand.started_at), ended_at=ended,
-            ))
-            await session.flush()
-            session.add_all(
-                HandPlayer(hand_id=hand.id, user_id=user_id, seat=seat, net=net, ended_at=ended)
-                for user_id, seat, net in hand.results
-            )
-            await _settle_with_house(session, house, table_id, house_net)
-            await _pay(session, table_id, payouts)
-            await _write_state(session, table_id, state)
-            await session.commit()
-
-    async def close(self, table_id: str, payouts: list[Payout], state: dict[str, Any]) -> None:
-        """Pay everyone out and mark the table closed; nothing stays escrowed there."""
-        house = await self.house()
-        async with self.database.sessions() as session:
-            await _pay(session, table_id, payouts)
-            left = await ledger.escrowed_at(session, table_id)
-            if left:
-                # Chips no seat accounts for (never expected): they go to the house.
-                await ledger.release(session, house, table_id, left)
-            await session.execute(
-                update(TableRecord).where(TableRecord.id == table_id).values(
-                    state=state, status=TableStatus.CLOSED, closed_at=utcnow(),
-                    updated_at=utcnow())
-            )
-            await session.commit()
+        self.metrics.commits.labels("chips").inc()
+        return balances
 
     async def open_tables(self) -> list[TableRecord]:
         """Every table to restore when the server starts."""
@@ -166,26 +260,61 @@ class TableStore:
             )
             return list(rows)
 
+    async def table(self, table_id: str) -> TableRecord | None:
+        """One open table as stored."""
+        async with self.database.sessions() as session:
+            return await session.scalar(select(TableRecord).where(
+                TableRecord.id == table_id, TableRecord.status == TableStatus.OPEN))
+
     async def escrowed_at(self, table_id: str) -> int:
         """Credits the ledger holds at the table."""
         async with self.database.sessions() as session:
             return await ledger.escrowed_at(session, table_id)
 
 
-async def _write_state(session: AsyncSession, table_id: str, state: dict[str, Any]) -> None:
-    await session.execute(
-        update(TableRecord).where(TableRecord.id == table_id).values(
-            state=state, updated_at=utcnow())
+def _touches_house(movement: Movement) -> bool:
+    return movement.closing or any(
+        t.user_id is None for t in (*movement.buy_ins, *movement.payouts))
+
+
+def _account(transfer: Transfer, house: int | None) -> int:
+    account = transfer.user_id if transfer.user_id is not None else house
+    assert account is not None
+    return account
+
+
+async def _add_hand(session: AsyncSession, table_id: str, hand: FinishedHand) -> None:
+    ended = utcnow()
+    session.add(HandRecord(
+        id=hand.id, table_id=table_id, number=hand.number, pot=hand.pot, phh=hand.phh,
+        summary=hand.summary, started_at=_at(hand.started_at), ended_at=ended,
+    ))
+    await session.flush()  # the hand row before the rows that refer to it
+    session.add_all(
+        HandPlayer(hand_id=hand.id, user_id=user_id, seat=seat, net=net, ended_at=ended)
+        for user_id, seat, net in hand.results
     )
 
 
-async def _pay(session: AsyncSession, table_id: str, payouts: list[Payout]) -> None:
-    for payout in payouts:
-        await ledger.release(session, payout.user_id, table_id, payout.amount)
+async def _close(session: AsyncSession, table_id: str, house: int) -> None:
+    left = await ledger.escrowed_at(session, table_id)
+    if left:
+        # Chips no seat accounts for (never expected): they go to the house.
+        await ledger.release(session, house, table_id, left)
 
 
-async def house_account(session: AsyncSession) -> int:
-    """The id of the house account, created (not committed) when missing."""
+async def _write_state(
+    session: AsyncSession, table_id: str, state: dict[str, Any], *, closing: bool = False
+) -> None:
+    values: dict[str, Any] = {"state": state, "updated_at": utcnow()}
+    if closing:
+        values.update(status=TableStatus.CLOSED, closed_at=utcnow())
+    await session.execute(update(TableRecord).where(TableRecord.id == table_id).values(values))
+
+
+async def house_account(session: AsyncSession, *, bankroll: int = 0) -> int:
+    """The id of the house account, created (not committed) when missing, with
+    ``bankroll`` granted to it as a ``house_funding`` ledger entry."""
     house = await session.scalar(select(User.id).where(User.email == HOUSE_EMAIL))
     if house is not None:
         return int(house)
@@ -194,19 +323,7 @@ async def house_account(session: AsyncSession) -> int:
                 token_version=0, created_at=utcnow(), updated_at=utcnow())
     session.add(user)
     await session.flush()
+    if bankroll > 0:
+        await ledger.credit(session, user.id, bankroll, reason=LedgerReason.HOUSE_FUNDING,
+                            reference="initial bankroll")
     return user.id
-
-
-async def _settle_with_house(
-    session: AsyncSession, house: int, table_id: str, people_won: int
-) -> None:
-    if people_won == 0:
-        return
-    if people_won < 0:
-        await ledger.release(session, house, table_id, -people_won)
-        return
-    balance = await session.scalar(select(User.balance).where(User.id == house)) or 0
-    if balance < people_won:
-        await ledger.credit(session, house, people_won - balance,
-                            reason=LedgerReason.ADMIN_ADJUSTMENT, reference="bots")
-    await ledger.escrow(session, house, table_id, people_won)

@@ -99,10 +99,27 @@ async def table(request: Request, table_id: TableId) -> HTMLResponse:
     return page(request, "table", title="Table", table_id=table_id, needs_socket=True)
 
 
+@router.get("/tournament/{tournament_id}")
+async def tournament(request: Request, tournament_id: TableId) -> HTMLResponse:
+    """One tournament: structure, players, payouts, tables, registering."""
+    return page(request, "tournament", title="Tournament", tournament_id=tournament_id,
+                needs_socket=True)
+@router.get("/odds")
+async def odds(request: Request) -> HTMLResponse:
+    """The odds calculator: equity of hands and ranges, outs."""
+    return page(request, "odds", title="Odds calculator")
+
+
 @router.get("/admin")
 async def admin(request: Request) -> HTMLResponse:
     """Admin tools: users, tables, hand histories."""
     return page(request, "admin", title="Admin")
+
+
+def wants_page(request: Request) -> bool:
+    """Whether a browser navigated here (HTML first) rather than a client asking for JSON."""
+    accept = request.headers.get("accept", "")
+    return "text/html" in accept and "application/json" not in accept
 
 
 def mount_web(app: FastAPI) -> None:

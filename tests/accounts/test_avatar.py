@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
+import struct
+import zlib
 
 import httpx
 import pytest
 from PIL import Image
 
-from tests.conftest import Accounts
+from app.accounts.avatars import MAX_PIXELS, MAX_SIDE, MAX_UPLOAD_BYTES
+from app.config import Settings
+from tests.conftest import Accounts, Mailbox
+from tests.memory import peak_growth
+from tests.realtime.harness import live_server
 
 
 def image_bytes(kind: str, size: tuple[int, int] = (640, 480)) -> bytes:
@@ -96,3 +103,66 @@ async def test_uploading_needs_a_session(client: httpx.AsyncClient) -> None:
     response = await client.put("/users/me/avatar",
                                 files={"file": ("a.png", image_bytes("PNG"), "image/png")})
     assert response.status_code == 401
+
+
+def strip_png(width: int, height: int) -> bytes:
+    """A valid greyscale PNG of ``width`` x ``height`` black pixels, zlib-compressed to
+    almost nothing (a 1x25,000,000 one is about 50 KB)."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data)))
+
+    row = b"\0" * (1 + width)  # filter byte, then one byte per pixel
+    packer = zlib.compressobj(9)
+    rows_per_step = max(1, 1_000_000 // len(row))
+    parts = []
+    for start in range(0, height, rows_per_step):
+        parts.append(packer.compress(row * min(rows_per_step, height - start)))
+    parts.append(packer.flush())
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", b"".join(parts))
+            + chunk(b"IEND", b""))
+
+
+@pytest.mark.parametrize("size", [(1, 25_000_000), (25_000_000, 1), (4_000, 4_000)],
+                         ids=["tall-strip", "wide-strip", "16-megapixels"])
+async def test_an_image_too_large_in_pixels_is_refused_from_its_header(
+    client: httpx.AsyncClient, accounts: Accounts, size: tuple[int, int]
+) -> None:
+    player = await accounts.player()
+    upload = strip_png(*size)
+    assert len(upload) < MAX_UPLOAD_BYTES
+    response = await client.put("/users/me/avatar", headers=player.headers,
+                                files={"file": ("strip.png", upload, "image/png")})
+    assert response.status_code == 422, response.text
+    error = response.json()["error"]
+    assert error["code"] == "avatar_too_many_pixels"
+    assert error["max_side"] == MAX_SIDE and error["max_pixels"] == MAX_PIXELS
+
+
+async def test_concurrent_pixel_bombs_leave_the_server_memory_bounded(
+    settings: Settings, mailbox: Mailbox
+) -> None:
+    bomb = strip_png(1, 25_000_000)  # 25 MB once decoded, 100 MB as RGB(A)
+    async with (live_server(settings) as server,
+                httpx.AsyncClient(base_url=server.url, timeout=30) as web):
+        accounts = Accounts(web, mailbox, server.app)
+        player = await accounts.player()
+
+        async def upload() -> httpx.Response:
+            return await web.put("/users/me/avatar", headers=player.headers,
+                                 files={"file": ("bomb.png", bomb, "image/png")})
+
+        with peak_growth() as growth:
+            answers = await asyncio.gather(*(upload() for _ in range(6)))
+    assert [answer.status_code for answer in answers] == [422] * 6
+    # Six uploads of a 50 KB file: what the server holds is the uploads, never the pixels.
+    assert growth.mib < 40, f"the server grew by {growth.mib:.0f} MiB"
+
+
+@pytest.mark.parametrize("public_id", ["abc%00def", "ABCDEF", "x" * 33])
+async def test_a_malformed_public_id_is_refused_before_the_database(
+    client: httpx.AsyncClient, public_id: str
+) -> None:
+    response = await client.get(f"/users/{public_id}/avatar")
+    assert response.status_code == 422, response.text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import replace
 
 import httpx
@@ -40,14 +41,14 @@ async def test_login_sets_an_httponly_lax_cookie_and_returns_the_token(
 
 
 async def test_login_cookies_are_secure_outside_development(settings: Settings) -> None:
-    production = replace(settings, env="production")
+    production = replace(settings, env="production", secret_key=secrets.token_urlsafe(48))
     async with running(create_app(production)) as app:
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="https://testserver") as web:
             signup = await web.post("/auth/signup", json={
                 "email": "secure@example.com", "password": "long enough secret",
                 "display_name": "secure"})
-            assert signup.status_code == 201
+            assert signup.status_code == 202
             response = await web.post("/auth/login", json={
                 "email": "secure@example.com", "password": "long enough secret"})
             await app.state.mailer.drain()

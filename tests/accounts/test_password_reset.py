@@ -10,7 +10,7 @@ from sqlalchemy import select, update
 
 from app.accounts.tokens import hash_link_token
 from app.db.models import AccountToken, TokenPurpose, utcnow
-from tests.conftest import Accounts, Mailbox, link_of, token_of
+from tests.conftest import Accounts, Mailbox, Player, link_of, token_of
 
 NEW_PASSWORD = "a brand new passphrase"
 
@@ -133,4 +133,67 @@ async def test_a_verification_token_cannot_reset_a_password(
     token = token_of(await mailbox.wait_for(player.email, "confirm"))
     response = await client.post("/auth/reset-password",
                                  json={"token": token, "new_password": NEW_PASSWORD})
+    assert response.json()["error"]["code"] == "token_invalid"
+
+
+async def change_email(accounts: Accounts, mailbox: Mailbox, player: Player, new: str) -> None:
+    response = await accounts.client.post("/users/me/email", headers=player.headers, json={
+        "current_password": player.password, "new_email": new})
+    assert response.status_code == 202, response.text
+    token = token_of(await mailbox.wait_for(new, "confirm your new"))
+    confirmed = await accounts.client.post("/auth/verify-email", json={"token": token})
+    assert confirmed.status_code == 200, confirmed.text
+
+
+async def test_a_reset_link_stops_working_when_the_email_address_changes(
+    client: httpx.AsyncClient, accounts: Accounts, mailbox: Mailbox
+) -> None:
+    player = await accounts.player()
+    token = await reset_token(accounts, mailbox, player.email)
+    await change_email(accounts, mailbox, player, "moved@example.com")
+    response = await client.post("/auth/reset-password",
+                                 json={"token": token, "new_password": NEW_PASSWORD})
+    assert response.status_code == 400, response.text
+    assert response.json()["error"]["code"] == "token_invalid"
+    assert (await accounts.login(player, password=NEW_PASSWORD)).status_code == 401
+
+
+async def test_a_reset_link_stops_working_when_the_password_changes(
+    client: httpx.AsyncClient, accounts: Accounts, mailbox: Mailbox
+) -> None:
+    player = await accounts.player()
+    token = await reset_token(accounts, mailbox, player.email)
+    changed = await client.post("/users/me/password", headers=player.headers, json={
+        "current_password": player.password, "new_password": "the owner's new passphrase"})
+    assert changed.status_code == 200, changed.text
+    response = await client.post("/auth/reset-password",
+                                 json={"token": token, "new_password": NEW_PASSWORD})
+    assert response.status_code == 400, response.text
+    assert response.json()["error"]["code"] == "token_invalid"
+
+
+async def test_an_email_change_link_stops_working_when_the_password_changes(
+    client: httpx.AsyncClient, accounts: Accounts, mailbox: Mailbox
+) -> None:
+    player = await accounts.player()
+    asked = await client.post("/users/me/email", headers=player.headers, json={
+        "current_password": player.password, "new_email": "thief@example.com"})
+    assert asked.status_code == 202
+    token = token_of(await mailbox.wait_for("thief@example.com", "confirm your new"))
+    changed = await client.post("/users/me/password", headers=player.headers, json={
+        "current_password": player.password, "new_password": "the owner's new passphrase"})
+    assert changed.status_code == 200
+    response = await client.post("/auth/verify-email", json={"token": token})
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "token_invalid"
+
+
+async def test_a_link_whose_fingerprint_was_edited_is_refused(
+    client: httpx.AsyncClient, accounts: Accounts, mailbox: Mailbox
+) -> None:
+    player = await accounts.player(logged_in=False)
+    token = await reset_token(accounts, mailbox, player.email)
+    random_part, _, _ = token.rpartition(".")
+    response = await client.post("/auth/reset-password", json={
+        "token": f"{random_part}.AAAAAAAAAAAAAAAAAAAAAA", "new_password": NEW_PASSWORD})
     assert response.json()["error"]["code"] == "token_invalid"

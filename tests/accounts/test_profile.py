@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import httpx
+import pytest
 
 from tests.conftest import Accounts, Mailbox, token_of
 
@@ -54,6 +55,25 @@ async def test_changing_the_password_ends_other_sessions_and_notifies(
     assert fresh.status_code == 200
     await mailbox.wait_for(player.email, "password was changed")
     assert (await accounts.login(player, password=NEW_PASSWORD)).status_code == 200
+
+
+async def test_a_browser_changing_its_password_stays_logged_in_with_new_cookies(
+    client: httpx.AsyncClient, accounts: Accounts
+) -> None:
+    player = await accounts.player(logged_in=False)
+    await accounts.login(player)
+    other_device = player.headers
+    old_session = client.cookies["holdem_session"]
+    response = await client.post("/users/me/password", headers={
+        "X-CSRF-Token": client.cookies["holdem_csrf"]}, json={
+        "current_password": player.password, "new_password": NEW_PASSWORD})
+    assert response.status_code == 200, response.text
+    assert client.cookies["holdem_session"] not in (old_session, "")
+    assert client.cookies["holdem_csrf"] == response.json()["csrf_token"]
+    assert (await client.get("/users/me")).status_code == 200
+    assert (await client.patch("/users/me", json={"display_name": "Renamed"}, headers={
+        "X-CSRF-Token": client.cookies["holdem_csrf"]})).status_code == 200
+    assert (await client.get("/users/me", headers=other_device)).status_code == 401
 
 
 async def test_changing_the_password_needs_the_current_one(
@@ -122,3 +142,36 @@ async def test_an_email_change_link_fails_if_the_address_was_taken_meanwhile(
     response = await client.post("/auth/verify-email", json={"token": token_of(confirm)})
     assert response.status_code == 409
     assert response.json()["error"]["code"] == "email_taken"
+
+
+@pytest.mark.parametrize("lookalike", ["Аlice", "ＡＬＩＣＥ", "ALlCE", "Alicé"],
+                         ids=["cyrillic-a", "full-width", "l-for-i", "accent"])
+async def test_a_name_that_looks_like_another_players_is_taken(
+    client: httpx.AsyncClient, accounts: Accounts, lookalike: str
+) -> None:
+    await accounts.signup(display_name="Alice")
+    player = await accounts.player()
+    response = await client.patch("/users/me", json={"display_name": lookalike},
+                                  headers=player.headers)
+    assert response.status_code == 409, response.text
+    assert response.json()["error"]["code"] == "display_name_taken"
+
+
+async def test_a_full_width_name_is_stored_in_its_normal_form(
+    client: httpx.AsyncClient, accounts: Accounts
+) -> None:
+    player = await accounts.player()
+    response = await client.patch("/users/me", json={"display_name": "ＲｉｖｅｒＲａｔ"},
+                                  headers=player.headers)
+    assert response.status_code == 200, response.text
+    assert response.json()["display_name"] == "RiverRat"
+
+
+@pytest.mark.parametrize("name", ["Bob\u202e", "Bo\0b", "Bob\u200b", "   "])
+async def test_names_with_control_or_format_characters_are_refused(
+    client: httpx.AsyncClient, accounts: Accounts, name: str
+) -> None:
+    player = await accounts.player()
+    response = await client.patch("/users/me", json={"display_name": name},
+                                  headers=player.headers)
+    assert response.status_code == 422, response.text

@@ -11,7 +11,7 @@ import uvicorn
 
 from app.config import Settings
 from app.main import create_app
-from tests.conftest import PASSWORD, Mailbox, free_port, token_of
+from tests.conftest import PASSWORD, Mailbox, assert_ledger_reconciles, free_port, token_of
 
 
 @pytest.fixture
@@ -30,6 +30,7 @@ async def server_url(settings: Settings) -> AsyncIterator[str]:
     finally:
         server.should_exit = True
         await task
+    await assert_ledger_reconciles(settings.database_url)
 
 
 async def test_sign_up_verify_log_in_and_read_me_over_real_http(
@@ -38,7 +39,7 @@ async def test_sign_up_verify_log_in_and_read_me_over_real_http(
     async with httpx.AsyncClient(base_url=server_url) as web:
         signup = await web.post("/auth/signup", json={
             "email": "wire@example.com", "password": PASSWORD, "display_name": "wire"})
-        assert signup.status_code == 201
+        assert signup.status_code == 202
         link = token_of(await mailbox.wait_for("wire@example.com", "confirm"))
         assert (await web.post("/auth/verify-email", json={"token": link})).status_code == 200
 

@@ -15,7 +15,9 @@ ADMIN_ROUTES = [
     ("POST", "/admin/users/1/ban", {"reason": "testing"}),
     ("POST", "/admin/users/1/unban", None),
     ("POST", "/admin/users/1/credits", {"amount": 5, "reason": "testing"}),
+    ("POST", "/admin/users/1/demote", None),
     ("GET", "/admin/audit-log", None),
+    ("GET", "/admin/audit", None),
 ]
 
 
@@ -108,6 +110,56 @@ async def test_admins_cannot_be_banned(client: httpx.AsyncClient, accounts: Acco
     assert response.json()["error"]["code"] == "cannot_moderate_admin"
 
 
+async def test_a_demoted_admin_is_a_player_who_can_then_be_banned(
+    client: httpx.AsyncClient, accounts: Accounts
+) -> None:
+    admin, other = await accounts.admin(), await accounts.admin()
+    demoted = await client.post(f"/admin/users/{other.id}/demote", headers=admin.headers)
+    assert demoted.status_code == 200, demoted.text
+    assert demoted.json()["role"] == "player"
+    assert (await client.get("/admin/users", headers=other.headers)).status_code == 401
+    await accounts.login(other)
+    assert (await client.get("/admin/users", headers=other.headers)).status_code == 403
+    banned = await client.post(f"/admin/users/{other.id}/ban", json={"reason": "abuse"},
+                               headers=admin.headers)
+    assert banned.status_code == 200, banned.text
+    log = (await client.get("/admin/audit-log", headers=admin.headers)).json()
+    assert [(e["action"], e["admin_id"], e["target_user_id"], e["details"])
+            for e in log["items"]] == [
+        ("ban", admin.id, other.id, {"reason": "abuse"}),
+        ("demote_admin", admin.id, other.id, {"via": "api"}),
+    ]
+
+
+async def test_only_admins_are_demoted_and_never_by_themselves(
+    client: httpx.AsyncClient, accounts: Accounts
+) -> None:
+    admin, player = await accounts.admin(), await accounts.player()
+    again = await client.post(f"/admin/users/{player.id}/demote", headers=admin.headers)
+    assert again.status_code == 409
+    assert again.json()["error"]["code"] == "not_an_admin"
+    itself = await client.post(f"/admin/users/{admin.id}/demote", headers=admin.headers)
+    assert itself.status_code == 409
+    assert itself.json()["error"]["code"] == "cannot_demote_self"
+    view = await client.get(f"/admin/users/{admin.id}", headers=admin.headers)
+    assert view.json()["role"] == "admin"
+    assert (await client.get("/admin/audit-log", headers=admin.headers)).json()["count"] == 0
+
+
+async def test_the_house_account_of_the_bots_cannot_be_banned(
+    client: httpx.AsyncClient, accounts: Accounts
+) -> None:
+    admin = await accounts.admin()
+    house = (await client.get("/admin/house", headers=admin.headers)).json()["user_id"]
+    response = await client.post(f"/admin/users/{house}/ban", json={"reason": "it wins"},
+                                 headers=admin.headers)
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "cannot_moderate_house"
+    view = await client.get(f"/admin/users/{house}", headers=admin.headers)
+    assert view.json()["status"] == "active"
+    assert (await client.get("/admin/audit-log", headers=admin.headers)).json()["count"] == 0
+
+
 async def test_credit_adjustments_go_through_the_ledger(
     client: httpx.AsyncClient, accounts: Accounts
 ) -> None:
@@ -176,3 +228,78 @@ async def test_every_admin_action_is_in_the_audit_log(
     ]
     assert log["items"][2]["details"] == {"amount": 100, "reason": "bonus",
                                           "balance_after": 10_100}
+
+
+BEYOND_INT4 = 2**31
+
+
+@pytest.mark.parametrize(("method", "path", "body"), [
+    ("GET", f"/admin/users/{BEYOND_INT4}", None),
+    ("GET", f"/admin/users/{BEYOND_INT4}/ledger", None),
+    ("POST", f"/admin/users/{BEYOND_INT4}/ban", {"reason": "testing"}),
+    ("POST", f"/admin/users/{BEYOND_INT4}/unban", None),
+    ("POST", f"/admin/users/{BEYOND_INT4}/credits", {"amount": 5, "reason": "testing"}),
+    ("GET", f"/admin/users/{10**30}", None),
+], ids=["read", "ledger", "ban", "unban", "credits", "huge"])
+async def test_user_ids_beyond_the_id_column_are_refused_not_500(
+    client: httpx.AsyncClient, accounts: Accounts, method: str, path: str, body: object
+) -> None:
+    admin = await accounts.admin()
+    response = await client.request(method, path, json=body, headers=admin.headers)
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["code"] == "invalid_payload"
+
+
+@pytest.mark.parametrize("q", ["nul\0here", "\u202e", "   ", str(BEYOND_INT4)])
+async def test_a_search_with_control_characters_is_refused_and_a_huge_id_matches_nobody(
+    client: httpx.AsyncClient, accounts: Accounts, q: str
+) -> None:
+    admin = await accounts.admin()
+    response = await client.get("/admin/users", params={"q": q}, headers=admin.headers)
+    if q.isdigit():
+        assert response.status_code == 200 and response.json()["count"] == 0
+    else:
+        assert response.status_code == 422, response.text
+        assert response.json()["error"]["code"] == "invalid_payload"
+
+
+@pytest.mark.parametrize(("path", "body"), [
+    ("ban", {"reason": "spam\0"}),
+    ("ban", {"reason": "\u202edesrever"}),
+    ("ban", {"reason": "      "}),
+    ("credits", {"amount": 5, "reason": "gift\0"}),
+    ("credits", {"amount": 5, "reason": "a\nb\nc"}),
+])
+async def test_reasons_with_control_characters_are_refused_and_change_nothing(
+    client: httpx.AsyncClient, accounts: Accounts, path: str, body: dict[str, object]
+) -> None:
+    admin, player = await accounts.admin(), await accounts.player()
+    response = await client.post(f"/admin/users/{player.id}/{path}", json=body,
+                                 headers=admin.headers)
+    assert response.status_code == 422, response.text
+    after = (await client.get(f"/admin/users/{player.id}", headers=admin.headers)).json()
+    assert after["status"] == "active" and after["balance"] == 10_000
+    log = (await client.get("/admin/audit-log", headers=admin.headers)).json()
+    assert log["count"] == 0
+
+
+@pytest.mark.parametrize("amount", [True, "5", 5.0, "1e3"], ids=["true", "string", "float",
+                                                                  "exponent"])
+async def test_credit_amounts_must_be_json_integers(
+    client: httpx.AsyncClient, accounts: Accounts, amount: object
+) -> None:
+    admin, player = await accounts.admin(), await accounts.player()
+    response = await client.post(f"/admin/users/{player.id}/credits", headers=admin.headers,
+                                 json={"amount": amount, "reason": "coercion probe"})
+    assert response.status_code == 422, response.text
+    balance = (await client.get(f"/admin/users/{player.id}", headers=admin.headers)).json()
+    assert balance["balance"] == 10_000
+
+
+async def test_a_hand_search_by_a_malformed_table_id_is_refused_not_500(
+    client: httpx.AsyncClient, accounts: Accounts
+) -> None:
+    admin = await accounts.admin()
+    response = await client.get("/admin/hands", params={"table_id": "ab\0cd"},
+                                headers=admin.headers)
+    assert response.status_code == 422, response.text

@@ -6,6 +6,7 @@ Correctness only; the numbers belong in bench/RESULTS.md, not in assertions.
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -54,3 +55,17 @@ def test_holdem_server_acks_every_action_of_two_full_tables():
     result = run_load("--target", "holdem", "--clients", "12", "--mode", "fast",
                       "--hand-delay", "0.2", "--warmup", "0.5", "--duration", "2")
     assert_clean(result, 12)
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_holdem_on_two_processes_sharing_the_tables() -> None:
+    database, redis = os.environ.get("TEST_DATABASE_URL"), os.environ.get("TEST_REDIS_URL")
+    if not (database and redis):
+        pytest.skip("needs TEST_DATABASE_URL (PostgreSQL) and TEST_REDIS_URL")
+    result = run_load("--target", "holdem", "--servers", "2", "--database-url", database,
+                      "--redis-url", redis, "--clients", "24", "--mode", "fast",
+                      "--warmup", "1", "--duration", "3", "--hand-delay", "0.2",
+                      "--no-deflate")
+    assert_clean(result, 24)
+    assert result["servers"] == 2 and result["redis"] is True

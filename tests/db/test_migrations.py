@@ -13,12 +13,13 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
 from app.db.engine import create_engine
 from app.db.migrations import ROOT, alembic_config, downgrade, upgrade
 from app.db.models import Base
+from app.text import skeleton
 from tests.conftest import fresh_postgres_database
 
 
@@ -81,3 +82,29 @@ def test_holdem_migrate_creates_the_var_folder_and_the_sqlite_database(tmp_path:
     again = subprocess.run([sys.executable, "-m", "app.cli", "migrate"], cwd=tmp_path, env=env,
                            capture_output=True, text=True, timeout=120, check=False)
     assert again.returncode == 0, again.stderr
+
+
+async def test_existing_display_names_are_rekeyed_by_their_skeleton(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'rekey.sqlite3'}"
+    await asyncio.to_thread(upgrade, url, "0004")
+    engine = create_engine(url)
+    names = {1: "Alice", 2: "Аlice", 3: "B0b", 4: "allce"}  # 2: Cyrillic А
+    try:
+        async with engine.begin() as connection:
+            for user_id, name in names.items():
+                await connection.execute(text(
+                    "INSERT INTO users (id, public_id, email, display_name, display_name_key, "
+                    "role, status, token_version, balance, created_at, updated_at) VALUES "
+                    "(:id, :pid, :email, :name, :key, 'player', 'active', 0, 0, :at, :at)"),
+                    {"id": user_id, "pid": f"{user_id:032x}", "email": f"u{user_id}@example.com",
+                     "name": name, "key": name.casefold(), "at": "2026-01-01 00:00:00"})
+        await asyncio.to_thread(upgrade, url)
+        async with engine.connect() as connection:
+            keys = dict((await connection.execute(
+                text("SELECT id, display_name_key FROM users"))).all())
+    finally:
+        await engine.dispose()
+    assert keys[1] == skeleton("Alice") == "allce"
+    assert keys[2] == "аlice"  # the newer look-alike keeps its old key
+    assert keys[3] == skeleton("B0b") == "bob"
+    assert keys[4] is None  # both its skeleton and its old key belong to an older account

@@ -49,7 +49,7 @@ async def test_a_restart_voids_the_hand_in_play_and_keeps_every_seat_and_stack(
     async with live_server(settings) as second:
         held, balanced = await _held_and_audit(second, table.id)
         assert held == 1600 and balanced
-        assert [t["table_id"] for t in second.realtime.tables.listing()] == [table.id]
+        assert [t["table_id"] for t in (await second.realtime.tables.listing())] == [table.id]
         again = Client(second.url, table.players[1])
         await again.connect()
         try:

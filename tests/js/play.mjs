@@ -20,6 +20,12 @@ function finish(code) {
 
 socket.on("connect_error", (err) => { seen.errors.push(err.data || err.message); finish(1); });
 
+socket.on("table:batch", (batch) => {
+  for (const { event, data } of batch.messages) {
+    for (const listener of socket.listeners(event)) listener(data);
+  }
+});
+
 socket.on("table:event", (message) => {
   seen.seqs.push(message.seq);
   seen.events.push(message.event.type);

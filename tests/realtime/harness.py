@@ -27,7 +27,8 @@ from app.main import create_app
 from app.poker.cards import Deck
 from app.realtime.protocol import SERVER_EVENTS
 from app.realtime.server import Realtime
-from tests.conftest import Accounts, Mailbox, Player, free_port
+from app.serving import uvicorn_config
+from tests.conftest import Accounts, Mailbox, Player, assert_ledger_reconciles, free_port
 from tests.poker.stacked_decks import stacked_deck
 
 WAIT_SECONDS = 10.0
@@ -42,13 +43,17 @@ def realtime_settings(settings: Settings, **changes: Any) -> Settings:
         "showdown_seconds": 30.0, "hand_start_delay_seconds": 0.3,
         "sit_out_limit_seconds": 600.0, "seat_offer_seconds": 30.0, "bot_delay_seconds": 0.0,
         "rate_limit_chat": RateLimit(5, 10),
+        # Many clients share loopback and some send hundreds of requests a second: the
+        # per-connection and per-address limits have tests of their own.
+        "rate_limit_socket": RateLimit(1_000_000, 10),
+        "rate_limit_socket_ip": RateLimit(1_000_000, 10),
     }
     values.update(changes)
     return dataclasses.replace(settings, **values)
 
 
 class Decks:
-    """The deck source of the tables: stacked decks first, shuffled ones after."""
+    """The deck source of the tables: stacked decks first, then the tables' fair shuffle."""
 
     def __init__(self) -> None:
         self.queue: deque[Deck] = deque()
@@ -62,8 +67,9 @@ class Decks:
         order = sorted(holes, key=lambda seat: (seat <= button, seat))
         self.stack([holes[seat] for seat in order], board)
 
-    def __call__(self) -> Deck:
-        return self.queue.popleft() if self.queue else Deck()
+    def __call__(self) -> Deck | None:
+        """The next stacked deck, or None: the table shuffles fairly."""
+        return self.queue.popleft() if self.queue else None
 
 
 class LiveServer:
@@ -90,8 +96,10 @@ class LiveServer:
     async def start(self) -> None:
         """Serve until :meth:`stop`; tables deal from :attr:`decks`."""
         self.realtime.tables.services.deck_factory = self.decks
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
-                                lifespan="on", ws="websockets-sansio")
+        # Configured the way `holdem serve` configures it (proxy headers included).
+        config = uvicorn_config(self.app, self.app.state.settings, host="127.0.0.1",
+                                port=self.port, log_level="warning", lifespan="on",
+                                ws="websockets-sansio")
         self._server = uvicorn.Server(config)
         self._task = asyncio.create_task(self._server.serve())
         while not self._server.started:
@@ -109,13 +117,14 @@ class LiveServer:
 
 @asynccontextmanager
 async def live_server(settings: Settings) -> AsyncIterator[LiveServer]:
-    """A started :class:`LiveServer` for ``settings``."""
+    """A started :class:`LiveServer` for ``settings``; the ledger must reconcile after it."""
     server = LiveServer(create_app(settings), free_port())
     await server.start()
     try:
         yield server
     finally:
         await server.stop()
+    await assert_ledger_reconciles(settings.database_url)
 
 
 class Client:
@@ -128,10 +137,24 @@ class Client:
         self.received: list[Received] = []
         self.off_schema: list[str] = []
         self._arrived = asyncio.Event()
+        self._gone = asyncio.Event()
         self.sio.on("*", self._record)
+        self.sio.on("disconnect", self._disconnected)
+
+    async def _disconnected(self, *_reason: Any) -> None:
+        self._gone.set()
 
     async def _record(self, event: str, data: Any = None) -> None:
+        if event == "table:batch":
+            self._check(event, data)
+            for message in data["messages"]:
+                await self._record(message["event"], message["data"])
+            return
         self.received.append((event, data))
+        self._check(event, data)
+        self._arrived.set()
+
+    def _check(self, event: str, data: Any) -> None:
         model = DOCUMENTED.get(event)
         if model is None:
             self.off_schema.append(f"{event}: not a documented event")
@@ -140,7 +163,6 @@ class Client:
                 model.model_validate(data)
             except ValidationError as error:
                 self.off_schema.append(f"{event}: {error}")
-        self._arrived.set()
 
     async def connect(self, token: str | None = None) -> Client:
         """Connect over WebSocket, with the player's token unless told otherwise."""
@@ -153,6 +175,13 @@ class Client:
     async def disconnect(self) -> None:
         """Close the connection."""
         await self.sio.disconnect()
+
+    async def wait_disconnected(self, *, timeout: float = WAIT_SECONDS) -> None:
+        """Return once the server has ended this connection."""
+        try:
+            await asyncio.wait_for(self._gone.wait(), timeout)
+        except TimeoutError:
+            raise AssertionError(f"still connected after {timeout}s") from None
 
     async def call(self, event: str, data: Any = None, *, timeout: float = WAIT_SECONDS) -> Any:
         """Send an event and return its ack."""

@@ -56,6 +56,8 @@ async def test_anonymous_clients_may_only_watch_the_lobby(
     {"name": "", "small_blind": 5, "big_blind": 10},
     {"name": "x", "small_blind": -5, "big_blind": 10},
     {"name": "x", "small_blind": 5, "big_blind": 10, "min_buy_in": 500, "max_buy_in": 100},
+    *({"name": name, "small_blind": 5, "big_blind": 10}
+      for name in ("nul\0", "bell\a", "two\nlines", "\u202eevil", "   ", "\u200b")),
 ])
 async def test_malformed_payloads_get_invalid_payload_and_change_nothing(
     server: LiveServer, players: Accounts, connect: Any, payload: Any
@@ -64,7 +66,7 @@ async def test_malformed_payloads_get_invalid_payload_and_change_nothing(
     ack = await client.call("table:create", payload)
     assert ack["ok"] is False and ack["error"]["code"] == "invalid_payload", ack
     assert ack["error"]["message"]
-    assert server.realtime.tables.listing() == []
+    assert (await server.realtime.tables.listing()) == []
 
 
 async def test_unknown_events_and_extra_arguments_are_refused(
@@ -126,3 +128,46 @@ async def test_seats_and_buy_ins_are_checked(
     rich = await newcomer.call("table:sit", {"table_id": table.id, "seat": 1, "buy_in": 2000})
     assert rich["ok"], rich
     assert rich["balance"] == 8000
+
+
+@pytest.mark.parametrize("text", ["nul\0", "bell\a", "two\nlines", "\u202eevil", "   "],
+                         ids=["nul", "bel", "newline", "rtl-override", "blank"])
+async def test_chat_text_follows_the_text_policy(
+    server: LiveServer, players: Accounts, connect: Any, text: str
+) -> None:
+    client: Client = await connect(await players.player())
+    created = await client.ok("table:create", {"name": "Chatty", "small_blind": 5,
+                                               "big_blind": 10})
+    table_id = created["table"]["table_id"]
+    ack = await client.call("table:chat", {"table_id": table_id, "text": text})
+    assert ack["ok"] is False and ack["error"]["code"] == "invalid_payload", ack
+
+
+@pytest.mark.parametrize("name", ["connect", "disconnect", "connect_error", "disconnecting"])
+async def test_reserved_event_names_are_refused_and_reach_no_handler(
+    server: LiveServer, players: Accounts, connect: Any, name: str
+) -> None:
+    player = await players.player(verified=False)
+    client: Client = await connect(player)
+    refused = await client.call(name, {"HTTP_COOKIE": ""})
+    assert refused["ok"] is False and refused["error"]["code"] == "invalid_payload", refused
+    assert "reserved" in refused["error"]["message"]
+    viewer = server.realtime.connections.viewer(client.sio.get_sid())
+    assert viewer is not None and viewer.user_id == player.id
+
+
+async def test_a_ban_still_closes_a_socket_that_emitted_disconnect(
+    server: LiveServer, players: Accounts, connect: Any, http: Any
+) -> None:
+    table = await seat_players(players, connect, [700, 700])
+    player, client = table.players[0], table.seats[0]
+    sid = client.sio.get_sid()
+    refused = await client.call("disconnect", "client disconnect")
+    assert refused["error"]["code"] == "invalid_payload"
+    admin = await players.admin()
+    response = await http.post(f"/admin/users/{player.id}/ban", json={"reason": "cheating"},
+                               headers=admin.headers)
+    assert response.status_code == 200, response.text
+    await client.wait_disconnected()
+    assert not server.realtime.sio.manager.is_connected(sid, "/")
+    assert server.realtime.connections.viewer(sid) is None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import uuid
 from typing import Any
 
 import httpx
@@ -23,7 +24,10 @@ async def test_a_hand_is_played_through_the_redis_manager(
     if not url:
         pytest.skip("Redis runs are off: set TEST_REDIS_URL, e.g. redis://127.0.0.1:6379/0")
     clients: list[Client] = []
-    async with live_server(realtime_settings(settings, redis_url=url)) as server, \
+    # A channel of its own, so concurrent runs on the same Redis never hear each other.
+    shared = realtime_settings(settings, redis_url=url,
+                               redis_channel=f"holdem-test-{uuid.uuid4().hex}")
+    async with live_server(shared) as server, \
             httpx.AsyncClient(base_url=server.url) as http:
         assert isinstance(server.realtime.sio.manager, socketio.AsyncRedisManager)
         accounts = Accounts(http, mailbox, server.app)

@@ -9,11 +9,9 @@ from app.poker.blinds import PlayerStatus
 from app.poker.bots import BotStyle
 from app.poker.cards import Deck
 from app.poker.engine import Hand
-from app.poker.phh import to_phh
+from app.poker.phh import phh_for_viewer, to_phh
 from app.poker.state import Stakes
 from app.realtime.broadcast import Broadcaster
-from app.realtime.connections import Connections
-from app.realtime.history import phh_for_viewer
 from app.realtime.seating import (
     CHAT_KEPT,
     HandInPlay,
@@ -55,9 +53,9 @@ def test_table_state_survives_a_json_round_trip() -> None:
         state.current.hand.to_dict() if state.current else None)
 
 
-def test_escrow_counts_people_and_claims_but_never_bot_chips() -> None:
+def test_escrow_counts_people_claims_and_the_house_chips_of_bots() -> None:
     state = a_state()
-    assert state.escrowed() == 500 + 300 + (200 - 50)
+    assert state.escrowed() == 500 + (1000 + 300) + (200 - 50)
     assert state.player_of(2) is None and state.claim_of(2) is state.players[3]
     assert state.has_seat(2) and not state.has_seat(9)
     assert state.free_seats() == [2, 5]
@@ -92,23 +90,41 @@ class _FakeServer:
 
 async def test_private_messages_go_to_the_owner_and_masked_to_everyone_else() -> None:
     counter = iter(range(1, 100))
-    connections = Connections()
     server = _FakeServer()
-    out = Broadcaster(server, connections, "t1", next_seq=lambda: next(counter))  # type: ignore[arg-type]
+    watchers: dict[str, int | None] = {"owner-tab": 7, "other": 8, "anonymous": None}
+    out = Broadcaster(server, "t1", watchers=watchers,  # type: ignore[arg-type]
+                      next_seq=lambda: next(counter))
     out.send("table:event", {"event": {"cards": None}}, owner=7,
              private={"event": {"cards": ["As", "Kd"]}})
     out.send("table:event", {"event": {"type": "chat"}})
+    out.seal()
     await out.flush()
-    (_, masked, to_room), (_, full, to_owner), (_, public, _) = server.sent
+    (name, mine, to_owner), (_, theirs, to_others) = server.sent
+    assert name == "table:batch" and to_owner == {"to": ["owner-tab"]}
+    assert to_others == {"to": ["other", "anonymous"]}  # one packet for both
+    full, public = (m["data"] for m in mine["messages"])
+    masked, same_public = (m["data"] for m in theirs["messages"])
     assert masked == {"table_id": "t1", "seq": 1, "event": {"cards": None}}
-    assert to_room == {"room": "table:t1", "skip_sid": None}
     assert full["seq"] == 1 and full["event"]["cards"] == ["As", "Kd"]
-    assert to_owner == {"room": "user:7"}
-    assert public["seq"] == 2
+    assert public == same_public and public["seq"] == 2
     assert out.missed(0, 7) == [("table:event", full), ("table:event", public)]
     assert out.missed(0, 8) == [("table:event", masked), ("table:event", public)]
     assert out.missed(2, None) == []
     assert out.missed(3, None) is None
+
+
+async def test_nothing_unsealed_is_sent_and_a_rollback_forgets_it() -> None:
+    counter = iter(range(1, 100))
+    server = _FakeServer()
+    out = Broadcaster(server, "t1", watchers={"a": 1},  # type: ignore[arg-type]
+                      next_seq=lambda: next(counter))
+    out.send("table:event", {"event": {"type": "chat"}})
+    out.seal()
+    out.send("table:event", {"event": {"type": "player_left"}})
+    out.rollback(1)
+    await out.flush()
+    assert [body["seq"] for _, body, _ in server.sent] == [1]
+    assert [s for s, _ in ((m[1]["seq"], 0) for m in out.missed(0, 1) or [])] == [1]
 
 
 def test_a_player_reads_a_hand_history_without_other_unshown_cards() -> None:

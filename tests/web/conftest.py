@@ -3,6 +3,7 @@ headless Chromium through Playwright. Every test here is marked ``browser``."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import os
 import threading
@@ -16,7 +17,7 @@ from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
 from app.config import Settings
 from app.main import create_app
-from tests.conftest import PASSWORD, Mailbox, free_port, token_of
+from tests.conftest import PASSWORD, Mailbox, assert_ledger_reconciles, free_port, token_of
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -72,7 +73,8 @@ class LiveServer:
 
 @pytest.fixture
 def live_server(settings: Settings) -> Iterator[LiveServer]:
-    """The application with the test settings, answering at its own ``PUBLIC_URL``."""
+    """The application with the test settings, answering at its own ``PUBLIC_URL``; the
+    ledger must reconcile after it."""
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
     settings = dataclasses.replace(
@@ -86,6 +88,7 @@ def live_server(settings: Settings) -> Iterator[LiveServer]:
         yield live
     finally:
         live.stop()
+    asyncio.run(assert_ledger_reconciles(settings.database_url))
 
 
 @pytest.fixture
@@ -128,6 +131,10 @@ class Visitors:
         page = await context.new_page()
         tab = Tab(page)
         page.on("pageerror", lambda error: tab.errors.append(str(error)))
+        # A page blocked by its Content-Security-Policy reports it on the console only.
+        page.on("console", lambda message: tab.errors.append(message.text)
+                if message.type == "error" and "Content Security Policy" in message.text
+                else None)
         self.tabs.append(tab)
         return tab
 

@@ -11,7 +11,8 @@ from PIL import Image
 from playwright.async_api import Page, expect
 
 from tests.conftest import PASSWORD, Mailbox, link_of
-from tests.web.conftest import PHONE, LiveServer, Visitors, screenshot_path
+from tests.web.conftest import PHONE, LiveServer, Visitors, screenshot_path, signed_in
+from tests.web.test_table import create_table_with_bots, sit
 
 NEW_PASSWORD = "a brand new passphrase 42"
 
@@ -146,3 +147,30 @@ async def test_deleting_the_account_asks_first_and_logs_out(
     await expect(page.get_by_text("Your account was deleted")).to_be_visible()
     await log_in(page, "carol@example.com")
     await expect(page.locator("#login-password-error")).to_contain_text("wrong e-mail or password")
+
+
+# The computed look of the avatar picker's button and of the page's own buttons.
+BUTTON_LOOK = """([selector, pseudo]) => {
+  const style = getComputedStyle(document.querySelector(selector), pseudo);
+  return [style.backgroundColor, style.borderRadius, style.fontWeight, style.borderTopColor];
+}"""
+
+
+async def test_the_ledger_names_the_table_and_the_file_picker_looks_like_a_button(
+    visitors: Visitors, live_server: LiveServer, mailbox: Mailbox
+) -> None:
+    tab = await visitors.new()
+    page = tab.page
+    await signed_in(tab, mailbox, "Lena")
+    table_id = await create_table_with_bots(page, name="Lena's corner", seats=3, bots=2)
+    await sit(page, buy_in=500)
+    await page.goto("/account")
+    buy_in = page.locator("#ledger tbody tr", has_text="Bought in at a table")
+    await expect(buy_in).to_contain_text("Lena's corner")
+    assert table_id not in await buy_in.inner_text()
+    await expect(buy_in.get_by_role("link", name="Lena's corner")).to_have_attribute(
+        "href", f"/table/{table_id}")
+
+    picker = await page.evaluate(BUTTON_LOOK, ["#avatar-file", "::file-selector-button"])
+    button = await page.evaluate(BUTTON_LOOK, ["#avatar-upload", None])
+    assert picker == button

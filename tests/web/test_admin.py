@@ -73,3 +73,31 @@ async def test_an_admin_manages_users_tables_and_hand_histories(
     await player.page.get_by_label("Password").fill(PASSWORD)
     await player.page.get_by_role("button", name="Log in").click()
     await expect(player.page.locator("#login-email-error")).to_contain_text("banned")
+
+
+async def test_the_house_is_labelled_not_banned_and_admins_are_demoted_before_a_ban(
+    visitors: Visitors, live_server: LiveServer, mailbox: Mailbox, database: Database
+) -> None:
+    admin, other = await visitors.new(), await visitors.new()
+    await signed_in(admin, mailbox, "Jade")
+    await signed_in(other, mailbox, "Kurt")
+    async with database.sessions() as session:
+        await session.execute(update(User).where(User.display_name.in_(["Jade", "Kurt"]))
+                              .values(role=Role.ADMIN))
+        await session.commit()
+
+    page = admin.page
+    # Ask first: two first-ever /admin/house requests at once race to create the house.
+    house_id = (await (await page.request.get("/admin/house")).json())["user_id"]
+    await page.goto("/admin")
+    house = page.locator(f'#users tbody tr[data-user-id="{house_id}"]')
+    await expect(house).to_contain_text("House")
+    await expect(house).to_contain_text("bots' bankroll")
+    await expect(house.get_by_role("button", name="Ban")).to_have_count(0)
+    await expect(house.get_by_role("button", name="Credits")).to_have_count(0)
+
+    kurt = page.locator("#users tbody tr", has_text="Kurt")
+    await expect(kurt.get_by_role("button", name="Ban")).to_have_count(0)
+    await kurt.get_by_role("button", name="Demote").click()
+    await expect(kurt.get_by_role("button", name="Ban")).to_be_visible()
+    await expect(kurt).not_to_contain_text("admin")

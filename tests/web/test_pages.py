@@ -11,12 +11,13 @@ import pytest
 from app.web import router
 
 PAGES = ["/", "/login", "/signup", "/forgot", "/reset?token=abc", "/verify?token=abc",
-         "/account", "/admin", "/table/abc123"]
+         "/account", "/admin", "/table/abc123", "/odds", "/leaderboard"]
+BROWSER = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
 
 
 @pytest.mark.parametrize("path", PAGES)
 async def test_every_page_renders_with_its_script(client: httpx.AsyncClient, path: str) -> None:
-    response = await client.get(path)
+    response = await client.get(path, headers=BROWSER)
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/html")
     assert response.headers["cache-control"] == "no-store"
@@ -51,3 +52,13 @@ async def test_a_missing_socketio_client_is_explained_on_live_pages(
 
 async def test_table_ids_are_checked(client: httpx.AsyncClient) -> None:
     assert (await client.get("/table/not%20valid!")).status_code == 422
+
+
+async def test_the_leaderboard_is_a_page_for_browsers_and_json_for_clients(
+    client: httpx.AsyncClient,
+) -> None:
+    page = await client.get("/leaderboard", headers=BROWSER)
+    assert page.headers["content-type"].startswith("text/html")
+    data = await client.get("/leaderboard", headers={"Accept": "application/json"})
+    assert data.json() == {"period": "week", "items": []}
+    assert (await client.get("/leaderboard")).json()["items"] == []

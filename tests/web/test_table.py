@@ -187,7 +187,10 @@ class Frames:
         # Engine.IO "4" message + Socket.IO "2" event: 42["name", body]
         if text.startswith("42"):
             name, *args = json.loads(text[2:])
-            self.events.append((name, args[0] if args else None))
+            if name == "table:batch":
+                self.events += [(m["event"], m["data"]) for m in args[0]["messages"]]
+            else:
+                self.events.append((name, args[0] if args else None))
 
     def named(self, name: str) -> list[Any]:
         return [body for event, body in self.events if event == name]
@@ -254,6 +257,7 @@ async def test_two_players_see_each_others_actions_but_never_their_cards(
     await erin.page.keyboard.press("t")
     await erin.page.keyboard.type("good luck")
     await erin.page.keyboard.press("Enter")
+    await finn.page.get_by_role("button", name="Log & chat").click()
     await finn.page.get_by_role("tab", name="Chat").click()
     await expect(finn.page.locator("#chat-lines")).to_contain_text("Erin: good luck")
 

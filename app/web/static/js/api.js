@@ -1,7 +1,7 @@
 // The REST API as the pages use it: JSON in and out, the CSRF header on every
 // state-changing request, and one error type carrying the server's code and message.
 
-const CSRF_COOKIE = "holdem_csrf";
+export const CSRF_COOKIE = "holdem_csrf";
 const CSRF_HEADER = "X-CSRF-Token";
 
 export class ApiError extends Error {

@@ -26,6 +26,10 @@ const LEDGER_REASONS = {
   account_closed: "Account closed",
   table_buy_in: "Bought in at a table",
   table_cash_out: "Cashed out from a table",
+  tournament_buy_in: "Tournament buy-in",
+  tournament_fee: "Tournament fee",
+  tournament_prize: "Tournament prize",
+  tournament_refund: "Tournament refund",
 };
 
 export function ledgerReason(reason) {

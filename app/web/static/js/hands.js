@@ -1,16 +1,73 @@
 // A finished hand as stored by the server: players, board, pots, and its PHH text.
 
 import { api } from "./api.js";
+import { canVerify, includesMySeed, verifyHand } from "./fairness.js";
 import { cardRow } from "./cards.js";
 import { chips, dateTime, el, signed } from "./format.js";
-import { handName } from "./table/log.js";
+import { describe, handName } from "./table/log.js";
 
 function playerName(summary, seat) {
   const row = summary.players.find((p) => p.seat === seat);
   return row ? row.player.name : `Seat ${seat + 1}`;
 }
 
-export function handDetail(detail, phh) {
+const PLAY_MS = 900;
+
+// Step through a hand's frames (GET /hands/{id}/replay): only what the reader could see.
+function replayer(replay, summary) {
+  const table = { seats: Object.fromEntries(summary.players.map((p) => [p.seat, { player: p.player }])) };
+  let step = 0;
+  let timer = null;
+  const stage = el("div", { className: "replay-stage" });
+  const caption = el("p", { className: "replay-caption", role: "status" });
+  const button = (label) => el("button", { type: "button", className: "button button-small" }, label);
+  const back = button("Back");
+  const play = button("Play");
+  const forward = button("Forward");
+  const last = replay.frames.length - 1;
+  const stop = () => {
+    clearInterval(timer);
+    timer = null;
+    play.textContent = "Play";
+  };
+  function show() {
+    const frame = replay.frames[step];
+    const hand = frame.hand;
+    const said = frame.events.map((e) => describe(table, { event: e }, null, hand.viewer)).filter(Boolean);
+    stage.replaceChildren(
+      el("div", { className: "detail-board" }, el("strong", {}, "Board "),
+        hand.board.length ? cardRow(hand.board, { className: "cards-sm" }) : "no cards yet",
+        el("span", { className: "hint" }, ` · pot ${chips(hand.pot_total)}`)),
+      el("ul", { className: "replay-seats" }, ...hand.seats.map((s) => el("li", { dataset: { seat: s.seat } },
+        el("strong", {}, playerName(summary, s.seat)), " ",
+        cardRow(s.cards || [], { count: 2, className: "cards-sm" }),
+        ` ${chips(s.stack)}`, s.bet ? ` · bet ${chips(s.bet)}` : "",
+        ["folded", "mucked"].includes(s.status) ? ` · ${s.status}` : ""))));
+    caption.textContent = `Step ${step + 1} of ${last + 1}: ${said.join("; ") || "the deal"}`;
+    back.disabled = step === 0;
+    forward.disabled = step === last;
+  }
+  back.addEventListener("click", () => { stop(); step = Math.max(0, step - 1); show(); });
+  forward.addEventListener("click", () => { stop(); step = Math.min(last, step + 1); show(); });
+  play.addEventListener("click", () => {
+    if (timer) return stop();
+    if (step === last) step = 0;
+    play.textContent = "Pause";
+    show();
+    timer = setInterval(() => {
+      step += 1;
+      show();
+      if (step >= last) stop();
+    }, PLAY_MS);
+  });
+  show();
+  return el("section", { className: "replayer", "aria-label": "Replayer" },
+    el("div", { className: "replay-controls" }, back, play, forward,
+      el("a", { href: replay.phh_url, download: "" }, "Download the PHH")),
+    caption, stage);
+}
+
+export function handDetail(detail, phh, replay) {
   const summary = detail.summary;
   const players = el("table", { className: "data" },
     el("thead", {}, el("tr", {}, el("th", {}, "Seat"), el("th", {}, "Player"), el("th", {}, "Cards"),
@@ -31,16 +88,46 @@ export function handDetail(detail, phh) {
     el("div", { className: "detail-board" }, el("strong", {}, "Board "), summary.board.length ? cardRow(summary.board, { className: "cards-sm" }) : "no cards dealt"),
     el("div", { className: "table-scroll" }, players),
     pots,
+    replay ? replayer(replay, summary) : null,
+    fairnessPanel(summary.fairness, phh),
     phh ? el("details", { className: "phh" }, el("summary", {}, "Hand history (PHH)"), el("pre", {}, phh)) : null);
+}
+
+// The revealed seeds of a hand and a button that recomputes its deck in this browser.
+function fairnessPanel(fairness, phh) {
+  if (!fairness) return el("p", { className: "hint" }, "This hand carries no shuffle seeds.");
+  const result = el("p", { className: "verify-result", role: "status" });
+  const seeds = fairness.client_seeds.map((c) => `seat ${c.seat + 1}: ${c.seed}`).join(", ") || "none";
+  const button = el("button", { type: "button", className: "button button-small" }, "Verify the shuffle");
+  button.addEventListener("click", async () => {
+    if (!canVerify() || !phh) {
+      result.textContent = "This browser cannot check here (it needs HTTPS): run holdem verify-hand.";
+      return;
+    }
+    const outcome = await verifyHand(fairness, phh);
+    result.className = `verify-result ${outcome.ok ? "plus" : "minus"}`;
+    const mine = includesMySeed(fairness.client_seeds)
+      ? " Your own seed from this browser went into the shuffle."
+      : " No seed from this browser is among them (sent after the deal, or from elsewhere).";
+    result.textContent = outcome.ok
+      ? `Verified: the ${outcome.checked} cards you saw are where the revealed seeds put them.${mine}`
+      : `Verification failed: ${outcome.problem}.`;
+  });
+  return el("div", { className: "fairness" },
+    el("p", { className: "hint" }, "Commitment ", el("code", {}, fairness.commitment)),
+    el("p", { className: "hint" }, "Server seed ", el("code", {}, fairness.server_seed)),
+    el("p", { className: "hint" }, `Client seeds: ${seeds}`),
+    button, result);
 }
 
 // Fetch and show one hand in `dialog`; `prefix` is "/hands" or "/admin/hands".
 export async function showHand(dialog, prefix, id) {
-  const [detail, phh] = await Promise.all([
+  const [detail, phh, replay] = await Promise.all([
     api("GET", `${prefix}/${id}`),
     fetch(`${prefix}/${id}.phh`, { credentials: "same-origin" }).then((r) => (r.ok ? r.text() : null)),
+    api("GET", `/hands/${id}/replay`).catch(() => null),
   ]);
   dialog.querySelector("h2").textContent = `Hand #${detail.number}`;
-  dialog.querySelector("[data-detail]").replaceChildren(handDetail(detail, phh));
+  dialog.querySelector("[data-detail]").replaceChildren(handDetail(detail, phh, replay));
   dialog.showModal();
 }

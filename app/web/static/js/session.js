@@ -1,16 +1,23 @@
 // Who is signed in, and the header that shows it.
 
-import { api, ApiError } from "./api.js";
+import { api, ApiError, cookie, CSRF_COOKIE } from "./api.js";
 
 let current;
 
 export async function currentUser({ refresh = false } = {}) {
   if (current !== undefined && !refresh) return current;
-  try {
-    current = await api("GET", "/users/me");
-  } catch (error) {
-    if (!(error instanceof ApiError) || error.status !== 401) throw error;
+  // A login sets the readable CSRF cookie beside the HttpOnly session cookie, and a
+  // logout clears both: without it the visitor is a guest, and asking /users/me would
+  // only log a 401 in the console.
+  if (!cookie(CSRF_COOKIE)) {
     current = null;
+  } else {
+    try {
+      current = await api("GET", "/users/me");
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 401) throw error;
+      current = null;
+    }
   }
   renderNav(current);
   return current;
@@ -52,10 +59,20 @@ export async function requireUser() {
   return user;
 }
 
-// Only same-site paths, so a crafted ?next= cannot send people elsewhere.
+// Only a path on this origin, so a crafted ?next= cannot send people elsewhere. The URL is
+// parsed the way the browser will follow it (backslashes, tabs and newlines included:
+// "/\evil.example" and "/\t/evil.example" both mean //evil.example), not pattern-matched.
 export function nextPath(fallback = "/") {
   const next = new URLSearchParams(window.location.search).get("next");
-  return next && next.startsWith("/") && !next.startsWith("//") ? next : fallback;
+  if (!next || !next.startsWith("/")) return fallback;
+  let target;
+  try {
+    target = new URL(next, window.location.origin);
+  } catch {
+    return fallback;
+  }
+  if (target.origin !== window.location.origin) return fallback;
+  return target.pathname + target.search + target.hash;
 }
 
 document.getElementById("nav-logout")?.addEventListener("click", async () => {

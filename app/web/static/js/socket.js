@@ -4,6 +4,7 @@
 import { ApiError } from "./api.js";
 
 const ACK_TIMEOUT_MS = 10_000;
+const MOVED_ATTEMPTS = 5;
 
 export class SocketMissing extends Error {}
 
@@ -33,12 +34,31 @@ export function connect() {
   }
   const socket = window.io({ transports: ["websocket", "polling"], withCredentials: true });
   let everConnected = false;
+  let sessionEnded = false;
   socket.on("connect", () => {
     everConnected = true;
     showBanner("");
   });
+  socket.on("user:notice", (notice) => {
+    if (notice.kind === "session_ended") sessionEnded = true;
+  });
   socket.on("disconnect", (reason) => {
-    if (reason !== "io client disconnect") showBanner("Connection lost: reconnecting…");
+    // The server ends a connection itself (no reconnecting) when the session was revoked:
+    // a logout, a password change, a deletion or a ban.
+    if (reason === "io server disconnect") {
+      showBanner(sessionEnded
+        ? "Your session ended (logged out, password changed or account closed). Log in again, then reload."
+        : "The server closed the connection. Reload the page.");
+    } else if (reason !== "io client disconnect") {
+      showBanner("Connection lost: reconnecting…");
+    }
+  });
+  // Several table messages sent together arrive as one `table:batch`: hand each to
+  // the listeners of its own event, in order, as if it had arrived alone.
+  socket.on("table:batch", (batch) => {
+    for (const { event, data } of batch.messages) {
+      for (const listener of socket.listeners(event)) listener(data);
+    }
   });
   socket.on("connect_error", (error) => {
     const reason = (error.data && error.data.message) || error.message;
@@ -49,8 +69,20 @@ export function connect() {
   return socket;
 }
 
-// Emit `event` and resolve with the ack, or reject with the server's error.
-export function request(socket, event, payload = {}) {
+// Emit `event` and resolve with the ack, or reject with the server's error. A table
+// moving to another server process (`table_moved`) is asked again after `retry_after`.
+export async function request(socket, event, payload = {}) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await requestOnce(socket, event, payload);
+    } catch (error) {
+      if (error.code !== "table_moved" || attempt >= MOVED_ATTEMPTS) throw error;
+      await new Promise((done) => setTimeout(done, 1000 * (error.details.retry_after || 1)));
+    }
+  }
+}
+
+function requestOnce(socket, event, payload) {
   return new Promise((resolve, reject) => {
     socket.timeout(ACK_TIMEOUT_MS).emit(event, payload, (timeout, ack) => {
       if (timeout) {

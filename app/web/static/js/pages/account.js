@@ -15,6 +15,7 @@ function mismatch(field) {
 function showUser() {
   document.getElementById("avatar-preview").src = `${user.avatar_url}?t=${Date.now()}`;
   document.getElementById("name-display_name").value = user.display_name || "";
+  document.getElementById("leaderboard-listed").checked = user.leaderboard_listed;
   document.getElementById("fact-email").textContent = user.email;
   document.getElementById("fact-since").textContent = date(user.created_at);
   document.getElementById("balance").textContent = chips(user.balance);
@@ -45,7 +46,7 @@ async function loadLedger() {
   const body = document.querySelector("#ledger tbody");
   body.replaceChildren(...data.items.map((entry) => el("tr", {},
     el("td", {}, dateTime(entry.created_at)),
-    el("td", {}, ledgerReason(entry.reason), entry.reference ? el("span", { className: "hint" }, ` · ${entry.reference}`) : null),
+    el("td", {}, ledgerReason(entry.reason), ledgerDetail(entry)),
     el("td", { className: `num ${entry.amount >= 0 ? "plus" : "minus"}` }, signed(entry.amount)),
     el("td", { className: "num" }, chips(entry.balance_after)),
   )));
@@ -60,6 +61,15 @@ document.getElementById("ledger-newer").addEventListener("click", () => { ledger
 document.getElementById("ledger-older").addEventListener("click", () => { ledgerPage += 1; loadLedger(); });
 
 const avatarForm = document.getElementById("avatar-form");
+// A buy-in or cash-out names its table (a link to it); other entries show their note.
+function ledgerDetail(entry) {
+  if (entry.table_name) {
+    return el("span", { className: "hint" }, " · ",
+      el("a", { href: `/table/${encodeURIComponent(entry.reference)}` }, entry.table_name));
+  }
+  return entry.reference ? el("span", { className: "hint" }, ` · ${entry.reference}`) : null;
+}
+
 const avatarInput = document.getElementById("avatar-file");
 avatarInput.addEventListener("change", () => {
   clearErrors(avatarForm);
@@ -86,6 +96,18 @@ bindForm(nameForm, async (values) => {
   showUser();
   renderNav(user);
   setStatus(nameForm, "Name saved.", "ok");
+});
+
+const leaderboardForm = document.getElementById("leaderboard-form");
+document.getElementById("leaderboard-listed").addEventListener("change", async (event) => {
+  const listed = event.target.checked;
+  try {
+    user = await api("PUT", "/users/me/leaderboard", { listed });
+    setStatus(leaderboardForm, listed ? "You are on the leaderboard." : "You are off the leaderboard.", "ok");
+  } catch (error) {
+    event.target.checked = !listed;
+    setStatus(leaderboardForm, error.message, "error");
+  }
 });
 
 const dailyForm = document.getElementById("daily-form");

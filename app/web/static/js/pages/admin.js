@@ -40,9 +40,22 @@ function statusBadge(user) {
   return el("span", { className: `badge ${kind}`, title: user.ban_reason || "" }, user.status);
 }
 
+// The house is the bots' bankroll (GET /admin/house names its account): it is not a
+// player, so it is neither banned nor given credits here.
+let houseId = null;
+async function loadHouse() {
+  houseId = (await api("GET", "/admin/house")).user_id;
+}
+
 function userActions(user) {
   const cell = el("td", { className: "table-actions" });
-  if (user.status === "active" && user.id !== me.id) {
+  if (user.id === houseId) {
+    cell.append(el("button", { type: "button", className: "button button-small", onclick: () => showLedger(user) }, "Ledger"));
+    return cell;
+  }
+  if (user.role === "admin" && user.status === "active" && user.id !== me.id) {
+    cell.append(el("button", { type: "button", className: "button button-small", onclick: () => demote(user) }, "Demote"));
+  } else if (user.status === "active" && user.id !== me.id) {
     cell.append(el("button", { type: "button", className: "button button-small", onclick: () => openForm("ban-dialog", user) }, "Ban"));
   }
   if (user.status === "banned") {
@@ -55,13 +68,19 @@ function userActions(user) {
   return cell;
 }
 
+function userName(user) {
+  if (user.id === houseId) return ["House ", el("span", { className: "badge" }, "bots' bankroll")];
+  if (user.role === "admin") return [user.display_name || "—", " ", el("span", { className: "badge" }, "admin")];
+  return [user.display_name || "—"];
+}
+
 async function loadUsers() {
   const query = new URLSearchParams({ page: users.page, per_page: PER_PAGE });
   for (const [key, value] of Object.entries(users.query)) if (value) query.set(key, value);
   const data = await api("GET", `/admin/users?${query}`);
   $("users").tBodies[0].replaceChildren(...data.items.map((user) => el("tr", { dataset: { userId: user.id } },
     el("td", { className: "num" }, user.id),
-    el("td", {}, user.display_name || "—", user.role === "admin" ? " " : "", user.role === "admin" ? el("span", { className: "badge" }, "admin") : ""),
+    el("td", {}, ...userName(user)),
     el("td", {}, user.email || "—", user.email && !user.email_verified ? el("span", { className: "hint" }, " (unconfirmed)") : ""),
     el("td", {}, statusBadge(user)),
     el("td", { className: "num" }, chips(user.balance)),
@@ -90,6 +109,28 @@ bindForm($("credits-form"), async (values, form) => {
   $("credits-dialog").close();
   await loadUsers();
   $("users-count").textContent = `Balance of user ${form.dataset.userId} is now ${chips(result.balance)}.`;
+});
+
+async function demote(user) {
+  try {
+    await api("POST", `/admin/users/${user.id}/demote`);
+  } catch (error) {
+    $("users-count").textContent = error.message;
+    return;
+  }
+  await loadUsers();
+}
+
+bindForm($("tournament-form"), async (values, form) => {
+  const payload = {
+    name: values.name.trim(), kind: values.kind, preset: values.preset,
+    table_size: Number(values.table_size), buy_in: Number(values.buy_in), fee: Number(values.fee),
+    bots: Number(values.bots), entries_per_player: Number(values.entries_per_player),
+  };
+  if (values.kind === "multi_table") payload.starts_at = Date.now() / 1000 + 60 * Number(values.starts_in || 0);
+  const created = await api("POST", "/admin/tournaments", payload);
+  const status = form.querySelector("[data-form-status]");
+  status.replaceChildren("Created: ", el("a", { href: `/tournament/${encodeURIComponent(created.id)}` }, created.name), ".");
 });
 
 async function unban(user) {
@@ -195,5 +236,6 @@ if (me.role !== "admin") {
   $("admin-denied").hidden = false;
 } else {
   $("admin-body").hidden = false;
+  await loadHouse();
   await Promise.all([loadUsers(), loadTables(), loadHands()]);
 }

@@ -32,6 +32,31 @@ function row(table) {
     actions);
 }
 
+const tournaments = new Map();
+
+function tournamentRow(t) {
+  const kind = t.kind === "sit_and_go" ? "Sit & go" : "Multi-table";
+  const state = t.status === "running" ? `running · ${t.players_left} left${t.late_registration ? " · late registration" : ""}` : "registering";
+  const start = t.starts_at ? dateTime(t.starts_at * 1000) : "when full";
+  return el("tr", { dataset: { tournamentId: t.id } },
+    el("td", {}, el("span", { className: "table-name" }, t.name), ` · ${kind}`),
+    el("td", {}, state),
+    el("td", { className: "num" }, `${chips(t.buy_in)} + ${chips(t.fee)}`),
+    el("td", { className: "num" }, `${t.entrants}${t.capacity ? ` / ${t.capacity}` : ""}`),
+    el("td", { className: "num" }, chips(t.prize_pool)),
+    el("td", {}, start),
+    el("td", { className: "table-actions" }, el("a", { className: "button button-small button-primary",
+      href: `/tournament/${encodeURIComponent(t.id)}`, "aria-label": `Open ${t.name}` }, "Open")));
+}
+
+function renderTournaments() {
+  const sorted = [...tournaments.values()].sort((a, b) => (a.starts_at || 0) - (b.starts_at || 0) || a.name.localeCompare(b.name));
+  document.querySelector("#tournaments tbody").replaceChildren(...sorted.map(tournamentRow));
+  document.getElementById("tournaments-empty").hidden = tournaments.size > 0;
+  document.getElementById("tournaments").hidden = tournaments.size === 0;
+  document.getElementById("tournaments-count").textContent = `${tournaments.size} open`;
+}
+
 function render(freshId) {
   const sorted = [...tables.values()].sort((a, b) => a.big_blind - b.big_blind || a.name.localeCompare(b.name));
   body.replaceChildren(...sorted.map((table) => {
@@ -71,8 +96,9 @@ function setUpForms(socket) {
     const values = formValues(createForm);
     const payload = {
       name: values.name.trim(),
-      ...numbers(values, ["seats", "small_blind", "big_blind", "ante", "min_buy_in", "max_buy_in", "action_seconds"]),
+      ...numbers(values, ["seats", "small_blind", "big_blind", "ante", "min_buy_in", "max_buy_in", "action_seconds", "bomb_pot_every"]),
       private: createForm.elements.namedItem("private").checked,
+      straddle: createForm.elements.namedItem("straddle").checked,
       bots: createForm.elements.namedItem("bots").checked,
     };
     if (payload.bots) {
@@ -89,13 +115,31 @@ function setUpForms(socket) {
   });
 }
 
+// The lobby comes in pages (fullest tables first); a few pages are plenty to choose from.
+const LOBBY_PAGE_SIZE = 100;
+const LOBBY_MAX_PAGES = 5;
+
+async function listTables(socket) {
+  const found = [];
+  for (let page = 1; page <= LOBBY_MAX_PAGES; page += 1) {
+    const ack = await request(socket, "lobby:list", { page, per_page: LOBBY_PAGE_SIZE });
+    found.push(...ack.tables);
+    if (page * ack.per_page >= ack.count) break;
+  }
+  return found;
+}
+
 function listen(socket) {
   const errorSlot = document.getElementById("tables-error");
   socket.on("connect", async () => {
     try {
-      const ack = await request(socket, "lobby:list");
+      const listed = await listTables(socket);
       tables.clear();
-      for (const table of ack.tables) tables.set(table.table_id, table);
+      for (const table of listed) tables.set(table.table_id, table);
+      const offered = await request(socket, "tournament:list");
+      tournaments.clear();
+      for (const t of offered.tournaments) tournaments.set(t.id, t);
+      renderTournaments();
       errorSlot.textContent = "";
       render();
       if (user) await showRecentHands();
@@ -107,6 +151,15 @@ function listen(socket) {
     const isNew = !tables.has(table.table_id);
     tables.set(table.table_id, table);
     render(isNew ? table.table_id : null);
+  });
+  socket.on("lobby:tournament", (t) => {
+    if (t.status === "registering" || t.status === "running") tournaments.set(t.id, t);
+    else tournaments.delete(t.id);
+    renderTournaments();
+  });
+  socket.on("lobby:tournament-removed", ({ tournament_id: id }) => {
+    tournaments.delete(id);
+    renderTournaments();
   });
   socket.on("lobby:table-removed", ({ table_id: id }) => {
     tables.delete(id);

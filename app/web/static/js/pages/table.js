@@ -1,3 +1,5 @@
+import { api } from "../api.js";
+import { newClientSeed } from "../fairness.js";
 import { bindForm, setStatus } from "../forms.js";
 import { chips, el } from "../format.js";
 import { currentUser, loginUrl, setBalance } from "../session.js";
@@ -67,14 +69,43 @@ $("invite-copy").addEventListener("click", async () => {
   $("invite-copy").textContent = "Copied";
 });
 
+// At a tournament table: the level, the time to the next one and your standing, from
+// GET /tournaments/{id} (read every few seconds while the page is open).
+let tournamentTimer = null;
+
+async function showTournament(id) {
+  const line = $("table-tournament");
+  line.href = `/tournament/${encodeURIComponent(id)}`;
+  try {
+    const t = await api("GET", `/tournaments/${encodeURIComponent(id)}`);
+    const level = t.level;
+    const left = level && level.remaining !== null
+      ? `${Math.floor(level.remaining / 60)}:${String(level.remaining % 60).padStart(2, "0")}` : "–";
+    const you = me ? t.players.find((p) => p.public_id === me.public_id && p.place === null) : null;
+    line.textContent = `${t.name} · level ${level ? level.number : "–"}${level && level.on_break ? " (break)" : ""}`
+      + ` · next level in ${left}${you ? ` · you are ${you.rank} of ${t.players_left}` : ` · ${t.players_left} left`}`;
+  } catch {
+    line.textContent = "The tournament is over";
+  }
+  line.hidden = false;
+}
+
+function watchTournament(id) {
+  if (tournamentTimer !== null || !id) return;
+  showTournament(id);
+  tournamentTimer = setInterval(() => showTournament(id), 3000);
+}
+
 function render() {
   if (!table.config) return;
   const config = table.config;
+  watchTournament(config.tournament);
   renderInvite();
   $("table-name").textContent = config.name;
   document.title = `${config.name} · holdem-server`;
   $("table-stakes").textContent = `Blinds ${chips(config.small_blind)}/${chips(config.big_blind)}`
-    + `${config.ante ? `, ante ${chips(config.ante)}` : ""} · ${config.seats} seats`;
+    + `${config.ante ? `, ante ${chips(config.ante)}` : ""}`
+    + `${config.straddle ? `, straddle ${chips(config.straddle)}` : ""} · ${config.seats} seats`;
   $("felt").dataset.seats = config.seats;
   renderSeats($("seats"), table, me);
   renderCenter(table, me);
@@ -115,6 +146,13 @@ async function join(sinceSeq) {
   }
 }
 
+// Our own seed for the shuffle of the next hands (docs/FAIRNESS.md): sent when we sit and
+// after each hand, once the next hand's commitment is known.
+async function sendClientSeed() {
+  if (mySeat(table, me) === null || table.closed) return;
+  await request(socket, "table:seed", { table_id: tableId, seed: newClientSeed() }).catch(() => null);
+}
+
 const actionBar = new ActionBar((payload) => request(socket, "table:action", { table_id: tableId, ...payload }));
 
 function joinedText(first) {
@@ -135,6 +173,7 @@ function listen() {
     log(joinedText(first));
     renderChat();
     render();
+    sendClientSeed();
     if (params.has("sit") && mySeat(table, me) === null) {
       params.delete("sit");
       const free = [...Array(table.config.seats).keys()].find((s) => !table.seats[s]);
@@ -143,7 +182,7 @@ function listen() {
   });
   socket.on("table:event", (body) => inOrder(body, () => {
     const seat = mySeat(table, me);
-    if (!(body.event.type === "player_connection" && body.event.seat === seat)) log(describe(table, body, seat));
+    if (!(body.event.type === "player_connection" && body.event.seat === seat)) log(describe(table, body, me, seat));
     applyEvent(table, body, me);
     if (body.event.type === "chat") {
       renderChat();
@@ -154,6 +193,9 @@ function listen() {
       }
     }
     if (body.event.type === "table_closed") message(`This table is closed: ${body.event.reason}`);
+    // The notice "you leave when this hand ends" is done with once we have left.
+    if (body.event.type === "player_left" && me && body.event.player.public_id === me.public_id) message("");
+    if (body.event.type === "hand_ended") sendClientSeed();
   }));
   socket.on("table:turn", (body) => inOrder(body, () => applyTurn(table, body)));
   socket.on("user:notice", (notice) => {
@@ -206,6 +248,7 @@ bindForm(sitForm, async (values) => {
   sitDialog.close();
   if (ack.pending) message("You take the seat when the current hand ends.");
   render();
+  sendClientSeed();
 }, { fieldsByCode: { invalid_buy_in: ["buy_in"], insufficient_credits: ["buy_in"] } });
 $("sit-cancel").addEventListener("click", () => sitDialog.close());
 
@@ -280,9 +323,18 @@ function selectTab(name) {
 }
 $("tab-log").addEventListener("click", () => selectTab("log"));
 $("tab-chat").addEventListener("click", () => selectTab("chat"));
+
+// On narrow screens the log and chat open over the table (CSS shows the buttons there).
+function openSide(open) {
+  $("table-page").classList.toggle("side-open", open);
+  $("side-toggle").setAttribute("aria-expanded", String(open));
+}
+$("side-toggle").addEventListener("click", () => openSide(!$("table-page").classList.contains("side-open")));
+$("side-close").addEventListener("click", () => openSide(false));
 document.addEventListener("keydown", (event) => {
   if (event.key.toLowerCase() === "t" && !event.target.matches("input, textarea, select") && !document.querySelector("dialog[open]")) {
     event.preventDefault();
+    openSide(true);
     selectTab("chat");
     $("chat-text").focus();
   } else if (event.key === "Escape" && event.target.id === "chat-text") {

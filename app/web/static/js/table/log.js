@@ -31,8 +31,11 @@ export function describe(table, message, me, mySeat) {
   const e = message.event;
   const who = e.seat !== undefined ? nameOf(table, e.seat) : "";
   switch (e.type) {
-    case "hand_started": return `Hand #${e.number}: ${nameOf(table, e.button)} has the button`;
-    case "blind_posted": return `${who} posts the ${e.blind} blind ${chips(e.amount)}`;
+    case "hand_started":
+      return `Hand #${e.number}: ${nameOf(table, e.button)} has the button`
+        + `${e.bomb_pot ? `; bomb pot, everyone antes ${chips(e.bomb_pot)}` : ""}`;
+    case "blind_posted":
+      return e.blind === "straddle" ? `${who} straddles ${chips(e.amount)}` : `${who} posts the ${e.blind} blind ${chips(e.amount)}`;
     case "ante_posted": return `${who} posts an ante of ${chips(e.amount)}`;
     case "hole_cards_dealt":
       return e.seat === mySeat && e.cards ? `You are dealt ${e.cards.map(cardName).join(" and ")}` : null;
@@ -41,6 +44,9 @@ export function describe(table, message, me, mySeat) {
     case "uncalled_bet_returned": return `${chips(e.amount)} uncalled returned to ${who}`;
     case "hand_shown": return `${who} shows ${cards(e.cards)}`;
     case "hand_mucked": return `${who} mucks`;
+    case "all_in_equity":
+      return `Equity ${e.street === "preflop" ? "before the flop" : `after the ${e.street}`}: `
+        + e.seats.map((s) => `${nameOf(table, s.seat)} ${(100 * s.equity).toFixed(1)}%`).join(", ");
     case "pot_awarded": {
       const names = e.seats.map((seat) => nameOf(table, seat)).join(" and ");
       const pot = e.pot === 0 ? "the pot" : `side pot ${e.pot}`;

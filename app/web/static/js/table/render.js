@@ -4,7 +4,7 @@ import { cardElement, cardRow, slotElement } from "../cards.js";
 import { chips, el, icon } from "../format.js";
 import { bestFive } from "./besthand.js";
 import { handName } from "./log.js";
-import { mySeat, nameOf, potTotal } from "./state.js";
+import { mySeat, nameOf, potCollected, potTotal } from "./state.js";
 
 const STATUS_LABELS = {
   folded: "Folded", mucked: "Mucked", all_in: "All-in", sitting_out: "Sitting out",
@@ -26,6 +26,7 @@ function place(node, point) {
 }
 
 function avatar(player) {
+  if (!player.public_id && !player.bot) return el("span", { className: "avatar seat-avatar", "aria-hidden": "true" });
   if (player.bot) {
     return el("span", { className: "avatar seat-avatar bot-avatar", role: "img", "aria-label": `Bot, ${player.bot} style` },
       icon("bot", "bot-icon"));
@@ -45,9 +46,9 @@ function timer(turn, config) {
   return bar;
 }
 
-function seatCards(table, seat, inHand, mine) {
+// Face down for others until shown; our own, face up, at our seat as at a real table.
+function seatCards(inHand) {
   if (!inHand || !inHand.dealt || inHand.status === "folded" || inHand.status === "mucked") return null;
-  if (mine && !inHand.shown) return null;
   return cardRow(inHand.cards, { count: 2, className: "cards-sm seat-cards" });
 }
 
@@ -57,7 +58,8 @@ function seatNode(table, me, seatNumber, k, n) {
   const inHand = hand ? hand.seats[seatNumber] : null;
   const mine = mySeat(table, me) === seatNumber;
   const node = place(el("div", { className: "seat", dataset: { seat: seatNumber } }), spot(k, n, 1));
-  if (!taken && !inHand) {
+  // A seat nobody holds is empty, even while the finished hand it played in stays shown.
+  if (!taken) {
     node.classList.add("empty");
     const canSit = me && mySeat(table, me) === null && !table.closed;
     node.append(canSit
@@ -66,7 +68,7 @@ function seatNode(table, me, seatNumber, k, n) {
       : el("span", { className: "seat-empty-label" }, `Seat ${seatNumber + 1}`));
     return node;
   }
-  const player = taken ? taken.player : { name: `Seat ${seatNumber + 1}`, public_id: "" };
+  const player = taken.player;
   // The robot avatar already says "bot"; the name keeps the room for the name itself.
   const shortName = player.bot ? player.name.replace(/ \(bot\)$/, "") : player.name;
   const status = inHand ? inHand.status : taken.status;
@@ -76,15 +78,16 @@ function seatNode(table, me, seatNumber, k, n) {
   node.classList.toggle("mine", mine);
   node.classList.toggle("actor", Boolean(isActor));
   node.classList.toggle("out", ["folded", "mucked", "sitting_out"].includes(status)
-    || (taken && taken.status === "sitting_out"));
+    || taken.status === "sitting_out");
   node.classList.toggle("winner", Boolean(won));
   const badges = [];
   if (STATUS_LABELS[status] && status !== "waiting_for_big_blind") badges.push(STATUS_LABELS[status]);
-  if (inHand && taken && taken.status === "sitting_out") badges.push(STATUS_LABELS.sitting_out);
-  if (taken && !taken.connected) badges.push("Disconnected");
-  if (taken && taken.leaving) badges.push("Leaving");
+  if (inHand && taken.status === "sitting_out") badges.push(STATUS_LABELS.sitting_out);
+  if (!taken.connected) badges.push("Disconnected");
+  if (taken.leaving) badges.push("Leaving");
   if (won) badges.push(`Won ${chips(inHand.won)}`);
-  const cards = seatCards(table, seatNumber, inHand, mine);
+  const cards = seatCards(inHand);
+  if (cards && mine) cards.setAttribute("aria-label", "Your cards");
   node.append(
     cards || el("span", { className: "seat-cards-space" }),
     el("div", { className: "seat-box" },
@@ -92,8 +95,12 @@ function seatNode(table, me, seatNumber, k, n) {
       el("div", { className: "seat-info" },
         el("span", { className: "seat-name", title: player.name }, shortName,
           mine ? el("span", { className: "visually-hidden" }, " (you)") : ""),
-        el("span", { className: "seat-stack", "aria-label": `stack ${chips(stack)}` }, chips(stack))),
-      badges.length ? el("span", { className: "seat-badge" }, badges.join(" · ")) : null,
+        el("span", { className: "seat-stack", "aria-label": `stack ${chips(stack)}` }, chips(stack)),
+        badges.length ? el("span", { className: "seat-badge" }, badges.join(" · ")) : null),
+      inHand && inHand.equity !== undefined
+        ? el("span", { className: "seat-equity", title: "Chance of the pot from here" },
+          `${(100 * inHand.equity).toFixed(1)}%`)
+        : null,
       isActor ? timer(table.turn, table.config) : null),
   );
   return node;
@@ -144,15 +151,20 @@ export function renderCenter(table, me) {
   board.classList.toggle("cards-lg", true);
   board.setAttribute("aria-label", cards.length ? `Board: ${cards.join(" ")}` : "Board: no cards yet");
 
+  // "Pot" is what earlier streets collected, as at the big sites; the bets in front of the
+  // seats join it when the street ends. The total counts both.
   const pots = document.getElementById("pots");
+  const collected = potCollected(hand);
   const total = potTotal(hand);
   const live = hand ? hand.pots.filter((p) => p.amount > 0) : [];
+  const pot = collected ? chipStack(collected, "pot-total") : null;
+  if (pot) pot.prepend("Pot ");
   pots.replaceChildren(
-    total ? chipStack(total, "pot-total") : "",
+    pot || "",
+    total > collected ? el("div", { className: "pot-grand" }, `Total pot ${chips(total)}`) : "",
     live.length > 1 ? el("div", { className: "side-pots" },
       live.map((p, i) => `${i === 0 ? "Main" : `Side ${i}`} ${chips(p.amount)}`).join(" · ")) : "",
   );
-  if (total) pots.firstChild.prepend("Pot ");
 
   document.getElementById("result").replaceChildren(...resultLines(table));
   document.getElementById("hand-number").textContent = hand && hand.number ? `Hand #${hand.number}` : "";

@@ -48,10 +48,16 @@ export function nameOf(table, seat) {
   return taken ? taken.player.name : `Seat ${Number(seat) + 1}`;
 }
 
+// Chips collected by the streets already played (and dead antes): the middle of the table.
+export function potCollected(hand) {
+  if (!hand) return 0;
+  return hand.pots.reduce((sum, p) => sum + p.amount, 0) + hand.dead;
+}
+
+// Everything in play: the collected pots and the bets of this street.
 export function potTotal(hand) {
   if (!hand) return 0;
-  const formed = hand.pots.reduce((sum, p) => sum + p.amount, 0);
-  return formed + Object.values(hand.seats).reduce((sum, s) => sum + s.street, 0) + hand.dead;
+  return potCollected(hand) + Object.values(hand.seats).reduce((sum, s) => sum + s.street, 0);
 }
 
 function contending(hand) {
@@ -146,6 +152,9 @@ const HAND_EVENTS = {
     enterShowdown(hand);
     hand.seats[e.seat].cards = e.cards;
     hand.seats[e.seat].shown = true;
+  },
+  all_in_equity(hand, e) {
+    for (const s of e.seats) if (hand.seats[s.seat]) hand.seats[s.seat].equity = s.equity;
   },
   hand_mucked(hand, e) {
     enterShowdown(hand);

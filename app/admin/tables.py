@@ -6,7 +6,7 @@ closing a table and reading a full hand history are written to the audit log.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import PlainTextResponse
@@ -37,50 +37,77 @@ def get_tables(request: Request) -> TableService:
 
 
 Tables = Annotated[TableService, Depends(get_tables)]
+LIST_EVENT = "internal:admin-tables"
+CLOSE_EVENT = "internal:admin-close"
 
 
-def valid_table(table_id: Annotated[str, Path(max_length=32)], tables: Tables) -> Table:
-    """The live table named in the path; 404 when there is none."""
-    return tables.get(table_id)
+# Table ids are short tokens; anything else (a NUL included) never reaches the database.
+TABLE_ID_PATTERN = r"^[A-Za-z0-9_-]+$"
 
 
-TargetTable = Annotated[Table, Depends(valid_table)]
+def valid_table_id(
+    table_id: Annotated[str, Path(max_length=32, pattern=TABLE_ID_PATTERN)],
+) -> str:
+    """The table id in the path (a short token)."""
+    return table_id
 
 
-def admin_table(table: Table) -> AdminTablePublic:
+TargetTableId = Annotated[str, Depends(valid_table_id)]
+
+
+def admin_table(table: Table) -> dict[str, Any]:
     """A live table with who sits where (user ids included: this is for admins)."""
     state = table.state
     players = [{**seat, "user_id": state.players[seat["seat"]].user_id}
-               for seat in projection.seats_public(table)]
+               for seat in projection.seats_public(table.core)]
     return AdminTablePublic(
-        table=projection.summary(table), hand_id=state.current.id if state.current else None,
-        hand_number=state.hand_number, players=players, escrowed=state.escrowed())
+        table=projection.summary(table.core), hand_id=state.current.id if state.current else None,
+        hand_number=state.hand_number, players=players, escrowed=state.escrowed(),
+    ).model_dump(mode="json")
+
+
+async def tables_here(tables: TableService, _payload: dict[str, Any]) -> dict[str, Any]:
+    """Every live table of this process, as admins see them."""
+    return {"ok": True, "items": [admin_table(t) for t in tables.tables.values()
+                                  if not t.closed]}
+
+
+async def close_here(tables: TableService, payload: dict[str, Any]) -> dict[str, Any]:
+    """Close a table this process runs."""
+    result = await tables.close(str(payload["table_id"]), str(payload["reason"]))
+    return {"ok": True, **result}
 
 
 @router.get("/tables")
 async def list_tables(tables: Tables) -> AdminTablesPublic:
-    """Every live table, with its players and the credits it holds."""
-    items = [admin_table(table) for table in tables.tables.values() if not table.mailbox.closed]
+    """Every live table (of every server process), with its players and the credits it
+    holds."""
+    items = (await tables_here(tables, {}))["items"]
+    for answer in await tables.ask_every_process(LIST_EVENT, {}):
+        items.extend(answer["items"])
     return AdminTablesPublic(items=items, count=len(items))
 
 
 @router.post("/tables/{table_id}/close")
 async def close_table(
-    data: TableCloseRequest, table: TargetTable, tables: Tables, admin: AdminUser,
+    data: TableCloseRequest, table_id: TargetTableId, tables: Tables, admin: AdminUser,
     session: DbSession,
 ) -> TableClosed:
     """Close a table: a hand in play is void and every player is paid out."""
-    result = await tables.close(table.id, data.reason)
-    record(session, admin, "close_table", None, table_id=table.id, reason=data.reason,
+    payload = {"table_id": table_id, "reason": data.reason}
+    owner = await tables.owner(table_id)
+    result = (await close_here(tables, payload) if owner is None
+              else await tables.ask_process(owner, CLOSE_EVENT, payload))
+    record(session, admin, "close_table", None, table_id=table_id, reason=data.reason,
            paid_out=result["paid_out"])
     await session.commit()
-    return TableClosed(table_id=table.id, paid_out=result["paid_out"])
+    return TableClosed(table_id=table_id, paid_out=result["paid_out"])
 
 
 @router.get("/hands")
 async def list_all_hands(
     session: DbSession,
-    table_id: Annotated[str | None, Query(max_length=32)] = None,
+    table_id: Annotated[str | None, Query(max_length=32, pattern=TABLE_ID_PATTERN)] = None,
     page: Page = 1,
     per_page: PerPage = 50,
 ) -> HandsPublic:

@@ -1,0 +1,56 @@
+"""Prometheus metrics of one server process, served at ``/metrics``.
+
+Each application has a registry of its own (tests build many applications in one
+process). The gauges read the live state when scraped; the counters and the
+histogram are fed by the table code:
+
+- ``holdem_actions_total`` and ``holdem_action_seconds``: each ``table:action``
+  a client sent and how long the server took to answer it (validated, applied,
+  stored and broadcast), by outcome;
+- ``holdem_commits_total``: transactions that stored tables (a group commit of
+  states, or a chip movement);
+- ``holdem_lease_moves_total``: tables this process took over, let go or lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
+CONTENT_TYPE = CONTENT_TYPE_LATEST
+ACTION_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+
+class Metrics:
+    """The metrics of one application."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        self.actions = Counter("holdem_actions", "Table actions answered, by outcome",
+                               ["outcome"], registry=self.registry)
+        self.action_seconds = Histogram(
+            "holdem_action_seconds", "Time from receiving a table action to answering it",
+            buckets=ACTION_BUCKETS, registry=self.registry)
+        self.commits = Counter("holdem_commits", "Transactions that stored tables",
+                               ["kind"], registry=self.registry)
+        self.lease_moves = Counter("holdem_lease_moves", "Tables taken over, let go or lost",
+                                   ["reason"], registry=self.registry)
+        self.tables = Gauge("holdem_tables", "Tables this process runs",
+                            registry=self.registry)
+        self.players = Gauge("holdem_players", "People seated at this process's tables",
+                             registry=self.registry)
+        self.connections = Gauge("holdem_connections", "Socket.IO sessions on this process",
+                                 registry=self.registry)
+
+    def watch(self, *, tables: Callable[[], int], players: Callable[[], int],
+              connections: Callable[[], int]) -> None:
+        """Read the gauges from the live state at each scrape."""
+        self.tables.set_function(tables)
+        self.players.set_function(players)
+        self.connections.set_function(connections)
+
+    def render(self) -> bytes:
+        """The text exposition format."""
+        return bytes(generate_latest(self.registry))

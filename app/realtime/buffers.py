@@ -1,0 +1,207 @@
+"""A bound on what waits to be sent to each client: one that does not read is dropped.
+
+python-engineio keeps every outgoing packet of a connection in an unbounded
+``asyncio.Queue`` (``socket.queue``) that a writer task empties as fast as the
+client reads. A client that answers pings but never reads would make that queue,
+and the server with it, grow without end. So:
+
+* :class:`OutgoingQueue` counts what waits in a connection's queue (engineio
+  builds each socket's queue with :meth:`BoundedEngine.create_queue`);
+* :class:`BoundedEngine` queues nothing more for a connection holding over
+  ``max_buffered_bytes``: it throws away what waits and disconnects it;
+* :class:`WebSocketGuard` stands between uvicorn and each WebSocket, so the
+  engine can also end the WebSocket itself: the writer stuck on a client that
+  does not read, and the reader, are released and the connection's task ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import parse_qs
+
+import engineio
+import socketio
+from starlette.types import Message, Receive, Send
+
+log = logging.getLogger(__name__)
+
+# What a queued packet costs beyond its payload (the packet object and its string).
+PACKET_OVERHEAD = 256
+DEFAULT_MAX_BUFFERED_BYTES = 1_048_576
+CLOSED: Message = {"type": "websocket.disconnect", "code": 1008}
+
+
+def packet_cost(packet: Any) -> int:
+    """The bytes one queued Engine.IO packet holds (``None`` wakes the writer: free)."""
+    if packet is None:
+        return 0
+    data = getattr(packet, "data", None)
+    return PACKET_OVERHEAD + (len(data) if isinstance(data, str | bytes) else 0)
+
+
+class OutgoingQueue(asyncio.Queue[Any]):
+    """A connection's packets waiting to be written, with their total size in bytes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.bytes = 0
+
+    def _put(self, item: Any) -> None:
+        super()._put(item)
+        self.bytes += packet_cost(item)
+
+    def _get(self) -> Any:
+        item = super()._get()
+        self.bytes -= packet_cost(item)
+        return item
+
+    def discard(self) -> int:
+        """Throw away every waiting packet; how many there were."""
+        count = 0
+        while not self.empty():
+            self.get_nowait()
+            self.task_done()
+            count += 1
+        return count
+
+
+class WebSocketGuard:
+    """One WebSocket's ASGI ``receive`` and ``send``, which :meth:`abort` cuts short."""
+
+    def __init__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
+        self._receive = receive
+        self._send = send
+        self.aborted = False
+        self._receiving: asyncio.Task[Any] | None = None
+        self._sending: asyncio.Task[Any] | None = None
+        # An upgrade from long-polling names its session; a new WebSocket learns it
+        # from the Engine.IO OPEN packet, the first message sent.
+        query = parse_qs(bytes(scope.get("query_string", b"")).decode("latin-1"))
+        self.sid: str | None = query.get("sid", [None])[0]
+        self.on_sid: Callable[[WebSocketGuard], None] | None = None
+
+    async def receive(self) -> Message:
+        """The next client message, or a close once aborted."""
+        if self.aborted:
+            return CLOSED
+        self._receiving = asyncio.current_task()
+        try:
+            message = await self._receive()
+        except asyncio.CancelledError:
+            if not self.aborted:
+                raise
+            self._uncancel()
+            return CLOSED
+        finally:
+            self._receiving = None
+        return CLOSED if self.aborted else message
+
+    async def send(self, message: Message) -> None:
+        """Send to the client; refused (``OSError``) once aborted."""
+        if self.aborted:
+            if message["type"] == "websocket.close":
+                return
+            raise OSError("connection dropped")
+        if self.sid is None and message["type"] == "websocket.send":
+            self._learn_sid(message.get("text"))
+        self._sending = asyncio.current_task()
+        try:
+            await self._send(message)
+        except asyncio.CancelledError:
+            if not self.aborted:
+                raise
+            self._uncancel()
+            raise OSError("connection dropped") from None
+        finally:
+            self._sending = None
+
+    def abort(self) -> None:
+        """Release whoever waits on this WebSocket; from now on it reads as closed."""
+        self.aborted = True
+        for task in (self._receiving, self._sending):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+
+    def _learn_sid(self, text: str | None) -> None:
+        if text and text.startswith("0{"):
+            try:
+                self.sid = str(json.loads(text[1:])["sid"])
+            except (ValueError, KeyError, TypeError):
+                return
+            if self.on_sid is not None:
+                self.on_sid(self)
+
+    @staticmethod
+    def _uncancel() -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            task.uncancel()
+
+
+class BoundedEngine(engineio.AsyncServer):  # type: ignore[misc]
+    """Engine.IO that disconnects a client with more than ``max_buffered_bytes`` unread."""
+
+    def __init__(self, *args: Any, max_buffered_bytes: int = DEFAULT_MAX_BUFFERED_BYTES,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.max_buffered_bytes = max_buffered_bytes
+        self.guards: dict[str, WebSocketGuard] = {}
+        self.dropped = 0
+
+    def create_queue(self, *args: Any, **kwargs: Any) -> OutgoingQueue:
+        """Each socket's outgoing queue, counted in bytes."""
+        return OutgoingQueue()
+
+    async def send_packet(self, sid: str, pkt: Any) -> None:
+        """Queue a packet for ``sid``, unless it already holds too much: then drop it."""
+        socket = self.sockets.get(sid)
+        if socket is not None and socket.queue.bytes > self.max_buffered_bytes:
+            await self.drop(sid)
+            return
+        await super().send_packet(sid, pkt)
+
+    async def drop(self, sid: str) -> None:
+        """Disconnect a client that does not read, throwing away what waits for it."""
+        socket = self.sockets.get(sid)
+        if socket is None or socket.closing or socket.closed:
+            return
+        log.warning("dropping connection %s: %d bytes unread", sid, socket.queue.bytes)
+        self.dropped += 1
+        socket.queue.discard()
+        guard = self.guards.pop(sid, None)
+        if guard is not None:
+            guard.abort()
+        await socket.close(wait=False, abort=True, reason=self.reason.SERVER_DISCONNECT)
+        socket.queue.put_nowait(None)  # a long-poll waiting for packets returns now
+        self.sockets.pop(sid, None)
+
+    async def handle_request(self, scope: dict[str, Any], receive: Receive, send: Send) -> Any:
+        """Serve one ASGI request; a WebSocket goes through a :class:`WebSocketGuard`."""
+        if scope.get("type") != "websocket":
+            return await super().handle_request(scope, receive, send)
+        guard = WebSocketGuard(scope, receive, send)
+        guard.on_sid = self._watch
+        if guard.sid is not None:
+            self._watch(guard)
+        try:
+            return await super().handle_request(scope, guard.receive, guard.send)
+        finally:
+            if guard.sid is not None and self.guards.get(guard.sid) is guard:
+                del self.guards[guard.sid]
+
+    def _watch(self, guard: WebSocketGuard) -> None:
+        # The first WebSocket of a session keeps its place: a second request naming the
+        # same session (refused by engineio) must not take it.
+        assert guard.sid is not None
+        self.guards.setdefault(guard.sid, guard)
+
+
+class SocketServer(socketio.AsyncServer):  # type: ignore[misc]
+    """python-socketio's ASGI server on a :class:`BoundedEngine`."""
+
+    def _engineio_server_class(self) -> type[BoundedEngine]:
+        return BoundedEngine

@@ -1,0 +1,234 @@
+"""The other server processes, over Redis: forwarded table requests and table news.
+
+A client may be connected to any process; a table runs on one (its lease
+owner). Every key and channel here is named under ``holdem:<REDIS_CHANNEL>:``,
+so sites sharing one Redis keep apart. A request about a table owned elsewhere
+travels on the owner's channel ``process:<id>`` as ``{"kind": "request", ...}``
+with the session id and the user behind it; the owner runs it as if the session
+were its own (its messages reach the session through the Socket.IO Redis
+manager) and answers on the asking process's channel. News every process hears
+travels on ``cluster``: a session that disconnected, tables released by a
+draining process, a new owner asking who watches a table it took over.
+
+The lobby is a Redis hash, ``lobby``: each owner writes its tables' summaries,
+so every process lists every table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import orjson
+import redis.asyncio as redis
+
+from app.db.models import Role
+from app.errors import HoldemError
+from app.realtime.connections import Viewer
+from app.realtime.errors import InternalError, TableMoved
+
+log = logging.getLogger(__name__)
+
+REQUEST_SECONDS = 10.0
+
+Request = Callable[[str, str, Viewer | None, dict[str, Any], int], Awaitable[dict[str, Any]]]
+News = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+def viewer_to_dict(viewer: Viewer | None) -> dict[str, Any] | None:
+    """A viewer as it travels between processes."""
+    if viewer is None:
+        return None
+    return {"user_id": viewer.user_id, "public_id": viewer.public_id, "name": viewer.name,
+            "role": viewer.role.value}
+
+
+def viewer_from_dict(data: dict[str, Any] | None) -> Viewer | None:
+    """The viewer a message carries."""
+    if data is None:
+        return None
+    return Viewer(int(data["user_id"]), str(data["public_id"]), str(data["name"]),
+                  Role(data["role"]))
+
+
+def answer_error(body: dict[str, Any]) -> HoldemError:
+    """The error another process answered, as the same error class here."""
+    from app.realtime.protocol import ERROR_CLASSES
+
+    by_code = {cls.code: cls for cls in ERROR_CLASSES}
+    details = {k: v for k, v in body.items() if k not in ("code", "message")}
+    cls = by_code.get(str(body.get("code")), InternalError)
+    return cls(str(body.get("message", "")), **details)
+
+
+class Cluster:
+    """This process's link to the others."""
+
+    def __init__(self, url: str, process_id: str, *, name: str, on_request: Request,
+                 on_news: News) -> None:
+        self.process_id = process_id
+        self._prefix = f"holdem:{name}:"
+        self._news = self._prefix + "cluster"
+        self._lobby = self._prefix + "lobby"
+        self._redis: redis.Redis = redis.from_url(url)
+        self._on_request = on_request
+        self._on_news = on_news
+        self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._reader: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._ready = asyncio.Event()
+
+    def channel(self, process_id: str) -> str:
+        """The channel one process reads its requests and answers on."""
+        return f"{self._prefix}process:{process_id}"
+
+    async def start(self) -> None:
+        """Listen on this process's channel and the news channel."""
+        self._reader = asyncio.create_task(self._read(), name="cluster:reader")
+        await asyncio.wait_for(self._ready.wait(), timeout=10)
+
+    async def stop(self) -> None:
+        """Stop listening (answers still awaited fail)."""
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
+            self._reader = None
+        for future in self._waiting.values():
+            if not future.done():
+                future.set_exception(TableMoved("the server is stopping: try again",
+                                                retry_after=1))
+        await self._redis.aclose()
+
+    async def reachable(self) -> bool:
+        """Whether Redis answers now."""
+        try:
+            return bool(await self._redis.ping())
+        except Exception:
+            return False
+
+    # ---- requests ----------------------------------------------------------------------
+
+    async def request(self, owner: str, event: str, sid: str, viewer: Viewer | None,
+                      payload: dict[str, Any], hops: int) -> dict[str, Any]:
+        """Run ``event`` on the process ``owner`` and return its answer (an ack body)."""
+        ident = secrets.token_hex(8)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiting[ident] = future
+        try:
+            receivers = await self._publish(self.channel(owner), {
+                "kind": "request", "id": ident, "reply_to": self.process_id, "event": event,
+                "sid": sid, "viewer": viewer_to_dict(viewer), "payload": payload,
+                "hops": hops})
+            if not receivers:
+                raise TableMoved("the server running this table is gone: try again",
+                                 retry_after=1)
+            return await asyncio.wait_for(future, REQUEST_SECONDS)
+        except TimeoutError:
+            raise TableMoved("the server running this table did not answer: try again",
+                             retry_after=1) from None
+        finally:
+            self._waiting.pop(ident, None)
+
+    async def news(self, body: dict[str, Any]) -> None:
+        """Tell every process (this one included)."""
+        await self._publish(self._news, {**body, "from": self.process_id})
+
+    async def tell(self, process_id: str, body: dict[str, Any]) -> None:
+        """Tell one process."""
+        await self._publish(self.channel(process_id), {**body, "from": self.process_id})
+
+    async def _publish(self, to: str, body: dict[str, Any]) -> int:
+        return int(await self._redis.publish(to, orjson.dumps(body)))
+
+    # ---- the tournaments' director ---------------------------------------------------
+
+    async def direct(self, seconds: float) -> None:
+        """Say this process runs the tournaments (for ``seconds``; said again each beat)."""
+        await self._redis.set(self._prefix + "director", self.process_id,
+                              px=max(1, int(seconds * 1000)))
+
+    async def director(self) -> str | None:
+        """The process that runs the tournaments, if one said so lately."""
+        value = await self._redis.get(self._prefix + "director")
+        if value is None:
+            return None
+        return value.decode() if isinstance(value, bytes) else str(value)
+
+    # ---- the lobby ---------------------------------------------------------------------
+
+    async def list_table(self, table_id: str, summary: dict[str, Any] | None) -> None:
+        """Write (None: remove) a table's lobby summary."""
+        if summary is None:
+            await self._redis.hdel(self._lobby, table_id)
+        else:
+            await self._redis.hset(self._lobby, table_id, orjson.dumps(summary))
+
+    async def prune_listing(self, open_ids: set[str]) -> None:
+        """Drop listed tables that are no longer open (their process died closing them)."""
+        listed = {k.decode() if isinstance(k, bytes) else k
+                  for k in await self._redis.hkeys(self._lobby)}
+        if stale := listed - open_ids:
+            await self._redis.hdel(self._lobby, *stale)
+
+    async def listing(self) -> list[dict[str, Any]]:
+        """Every listed table of every process."""
+        values = await self._redis.hvals(self._lobby)
+        return [orjson.loads(v) for v in values]
+
+    # ---- reading -----------------------------------------------------------------------
+
+    async def _read(self) -> None:
+        pubsub = self._redis.pubsub()
+        await pubsub.subscribe(self.channel(self.process_id), self._news)
+        self._ready.set()
+        try:
+            async for message in pubsub.listen():
+                if message.get("type") != "message":
+                    continue
+                try:
+                    body = orjson.loads(message["data"])
+                except orjson.JSONDecodeError:
+                    log.warning("cluster: a message that is not JSON was ignored")
+                    continue
+                self._dispatch(body)
+        finally:
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    def _dispatch(self, body: dict[str, Any]) -> None:
+        kind = body.get("kind")
+        if kind == "answer":
+            future = self._waiting.get(str(body.get("id")))
+            if future is not None and not future.done():
+                future.set_result(body.get("result") or {})
+        elif kind == "request":
+            self._spawn(self._answer(body))
+        else:
+            self._spawn(self._on_news(body))
+
+    def _spawn(self, work: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("cluster: handling a message failed", exc_info=task.exception())
+
+    async def _answer(self, body: dict[str, Any]) -> None:
+        try:
+            result = await self._on_request(
+                str(body["event"]), str(body["sid"]), viewer_from_dict(body.get("viewer")),
+                dict(body.get("payload") or {}), int(body.get("hops", 1)))
+        except Exception:
+            log.exception("cluster: a forwarded %s failed", body.get("event"))
+            result = {"ok": False, "error": InternalError("something went wrong on our "
+                                                          "side").to_dict()}
+        await self._publish(self.channel(str(body["reply_to"])),
+                            {"kind": "answer", "id": body["id"], "result": result})

@@ -1,0 +1,192 @@
+"""Table ownership: which server process runs each table, and the fencing that enforces it.
+
+Every open table has at most one owner, recorded in its row: ``lease_owner``
+(a process id) and ``lease_token``, a number that grows by one each time the
+table changes hands. A process may run a table only while its id is the owner;
+every write of the table's state (and every chip movement) is refused unless it
+carries the current token, so a process that was paused or cut off, and comes
+back believing it still owns a table, cannot change it.
+
+Processes say they are alive in ``server_processes``: a heartbeat every
+``LEASE_HEARTBEAT_SECONDS``. A table whose owner has not beaten for
+``LEASE_SECONDS`` (or has no owner: released by a draining process, or never
+claimed) is an *orphan*, and any live process may claim it with a
+compare-and-set on the token it saw. The claimer restores the table from what
+was committed, exactly as a restart does.
+
+Time comes from each process's clock; a machine whose clock runs far ahead may
+claim a live process's tables early, which fencing makes safe (the old owner's
+next write is refused and it gives the table up), only slower.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import and_, delete, func, insert, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from app.db.engine import Database
+from app.db.models import utcnow
+from app.db.tables import ServerProcess, TableRecord, TableStatus
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """One table's owner as last read."""
+
+    table_id: str
+    owner: str | None
+    token: int
+    tournament: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Peer:
+    """A live server process and how many tables it runs."""
+
+    id: str
+    tables: int
+    draining: bool
+
+
+def new_process_id() -> str:
+    """A process id unique across restarts: host, pid and a random part."""
+    return f"{socket.gethostname()[:40]}-{os.getpid()}-{secrets.token_hex(4)}"
+
+
+class Leases:
+    """This process's leases on the tables of one database."""
+
+    def __init__(self, database: Database, *, process_id: str, lease_seconds: float) -> None:
+        self.database = database
+        self.process_id = process_id
+        self.lease_seconds = lease_seconds
+
+    def _stale_before(self) -> datetime:
+        return utcnow() - timedelta(seconds=self.lease_seconds)
+
+    async def register(self) -> None:
+        """Record this process as alive (at start)."""
+        now = utcnow()
+        async with self.database.engine.begin() as connection:
+            await connection.execute(insert(ServerProcess).values(
+                id=self.process_id, host=socket.gethostname()[:255], started_at=now,
+                heartbeat_at=now, draining=False, tables=0))
+
+    async def heartbeat(self, tables: int, *, draining: bool = False) -> None:
+        """Say this process is alive and how many tables it runs; forget long-dead peers."""
+        now = utcnow()
+        async with self.database.engine.begin() as connection:
+            updated = await connection.execute(
+                update(ServerProcess).where(ServerProcess.id == self.process_id)
+                .values(heartbeat_at=now, tables=tables, draining=draining))
+            if not updated.rowcount:
+                await connection.execute(insert(ServerProcess).values(
+                    id=self.process_id, host=socket.gethostname()[:255], started_at=now,
+                    heartbeat_at=now, draining=draining, tables=tables))
+            await connection.execute(delete(ServerProcess).where(
+                ServerProcess.heartbeat_at < now - timedelta(seconds=60 * self.lease_seconds)))
+
+    async def unregister(self) -> None:
+        """Remove this process (at a clean stop, after its leases are released)."""
+        async with self.database.engine.begin() as connection:
+            await connection.execute(delete(ServerProcess).where(
+                ServerProcess.id == self.process_id))
+
+    async def peers(self) -> list[Peer]:
+        """Every live process (this one included), least loaded first."""
+        async with self.database.engine.connect() as connection:
+            rows = await connection.execute(
+                select(ServerProcess.id, ServerProcess.tables, ServerProcess.draining)
+                .where(ServerProcess.heartbeat_at >= self._stale_before())
+                .order_by(ServerProcess.tables, ServerProcess.id))
+            return [Peer(row.id, row.tables, row.draining) for row in rows]
+
+    async def lease_of(self, table_id: str) -> Lease | None:
+        """The owner of an open table (None: no such open table)."""
+        async with self.database.engine.connect() as connection:
+            row = (await connection.execute(
+                select(TableRecord.lease_owner, TableRecord.lease_token,
+                       TableRecord.tournament_id)
+                .where(TableRecord.id == table_id, TableRecord.status == TableStatus.OPEN)
+            )).first()
+        if row is None:
+            return None
+        return Lease(table_id, row.lease_owner, row.lease_token, row.tournament_id is not None)
+
+    async def orphans(self) -> list[Lease]:
+        """Open tables nobody alive owns: released, never claimed, or their owner stopped
+        beating."""
+        live = select(ServerProcess.id).where(
+            ServerProcess.heartbeat_at >= self._stale_before())
+        async with self.database.engine.connect() as connection:
+            rows = await connection.execute(
+                select(TableRecord.id, TableRecord.lease_owner, TableRecord.lease_token,
+                       TableRecord.tournament_id)
+                .where(TableRecord.status == TableStatus.OPEN,
+                       or_(TableRecord.lease_owner.is_(None),
+                           TableRecord.lease_owner.not_in(live)))
+                .order_by(TableRecord.created_at))
+            return [Lease(r.id, r.lease_owner, r.lease_token, r.tournament_id is not None)
+                    for r in rows]
+
+    async def claim(self, lease: Lease) -> int | None:
+        """Take a table whose lease is as ``lease`` says; the new token, or None when
+        someone changed it first."""
+        async with self.database.engine.begin() as connection:
+            return await _swap(connection, lease, self.process_id)
+
+    async def release(self, table_id: str, token: int) -> bool:
+        """Give a table up (draining), if this process still owns it."""
+        async with self.database.engine.begin() as connection:
+            result = await connection.execute(
+                update(TableRecord)
+                .where(TableRecord.id == table_id, TableRecord.lease_token == token,
+                       TableRecord.lease_owner == self.process_id)
+                .values(lease_owner=None))
+            return bool(result.rowcount)
+
+    async def still_mine(self, tokens: dict[str, int]) -> set[str]:
+        """Which of these tables (id → token held) this process still owns."""
+        if not tokens:
+            return set()
+        async with self.database.engine.connect() as connection:
+            rows = await connection.execute(
+                select(TableRecord.id, TableRecord.lease_token)
+                .where(TableRecord.id.in_(list(tokens)),
+                       TableRecord.lease_owner == self.process_id,
+                       TableRecord.status == TableStatus.OPEN))
+            return {r.id for r in rows if tokens.get(r.id) == r.lease_token}
+
+    async def open_ids(self) -> set[str]:
+        """Every open table's id."""
+        async with self.database.engine.connect() as connection:
+            rows = await connection.scalars(
+                select(TableRecord.id).where(TableRecord.status == TableStatus.OPEN))
+            return set(rows)
+
+    async def open_tables_of(self, user_id: int) -> int:
+        """How many open tables a user created, on every process."""
+        async with self.database.engine.connect() as connection:
+            count = await connection.scalar(
+                select(func.count()).select_from(TableRecord)
+                .where(TableRecord.owner_id == user_id,
+                       TableRecord.status == TableStatus.OPEN))
+            return int(count or 0)
+
+
+async def _swap(connection: AsyncConnection, lease: Lease, owner: str) -> int | None:
+    """Compare-and-set a table's owner: the new token, or None when it changed."""
+    seen_owner = (TableRecord.lease_owner.is_(None) if lease.owner is None
+                  else TableRecord.lease_owner == lease.owner)
+    result = await connection.execute(
+        update(TableRecord)
+        .where(and_(TableRecord.id == lease.table_id, TableRecord.lease_token == lease.token,
+                    seen_owner, TableRecord.status == TableStatus.OPEN))
+        .values(lease_owner=owner, lease_token=lease.token + 1))
+    return lease.token + 1 if result.rowcount else None

@@ -1,0 +1,1 @@
+"""Odds tools for players: equity of hands and ranges, and outs (REST)."""

@@ -1,0 +1,458 @@
+"""Three server processes on one PostgreSQL database and one Redis: players connected to
+different processes play at the same table while its owner is killed (SIGKILL), paused
+past its lease (SIGSTOP) or stopped (SIGTERM). The table moves, play goes on, no table
+ever has two owners, and the ledger balances.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import signal
+import sys
+from collections import Counter
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import replace
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import socketio
+from sqlalchemy import func, select, update
+
+from app.accounts import mail
+from app.accounts.mail import Mailer
+from app.config import get_settings
+from app.db import ledger
+from app.db.engine import Database
+from app.db.migrations import upgrade
+from app.db.models import MailStatus, OutboxMail, utcnow
+from app.db.tables import HandRecord, ServerProcess, TableRecord
+from tests.conftest import free_port, fresh_postgres_database
+from tests.e2e.test_crash import Server, _player
+
+pytestmark = [pytest.mark.postgres, pytest.mark.redis]
+
+LEASE_SECONDS = 2.0
+LOGINS = 6  # per address, counted in Redis by every process together
+WAIT = 30.0
+
+
+class Seat:
+    """A player's client: acts on every turn, records every table message, and can move
+    to another process and resume from the last seq it saw."""
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+        self.events: list[dict[str, Any]] = []
+        self.seq = 0
+        self.sio: socketio.AsyncClient | None = None
+        self.server: Server | None = None
+        self.acted = 0
+        self._acting: set[asyncio.Future[None]] = set()
+
+    async def connect(self, server: Server) -> None:
+        self.server = server
+        sio = socketio.AsyncClient(reconnection=False)
+        sio.on("table:batch", self._batch)
+        for name in ("table:event", "table:turn", "table:snapshot", "table:private"):
+            sio.on(name, self._handler(name))
+        await sio.connect(server.url, auth={"token": self.token}, transports=["websocket"])
+        self.sio = sio
+
+    def _handler(self, name: str) -> Any:
+        async def handle(data: dict[str, Any]) -> None:
+            await self._message(name, data)
+        return handle
+
+    async def _batch(self, batch: dict[str, Any]) -> None:
+        for message in batch["messages"]:
+            await self._message(message["event"], message["data"])
+
+    async def _message(self, name: str, data: dict[str, Any]) -> None:
+        seq = data.get("seq")
+        if isinstance(seq, int):
+            self.seq = max(self.seq, seq)
+        if name == "table:event":
+            self.events.append(data["event"])
+        if name == "table:turn" and data.get("legal_actions"):
+            kinds = [a["action"] for a in data["legal_actions"]]
+            kind = next(k for k in ("check", "call", "show", "muck", "fold") if k in kinds)
+            acting = asyncio.ensure_future(self._act(data, kind))
+            self._acting.add(acting)
+            acting.add_done_callback(self._acting.discard)
+
+    async def _act(self, turn: dict[str, Any], kind: str) -> None:
+        for _ in range(20):
+            ack = await self.call("table:action", {"table_id": turn["table_id"],
+                                                   "hand_id": turn["hand_id"], "type": kind})
+            if ack.get("ok"):
+                self.acted += 1
+                return
+            if ack.get("error", {}).get("code") not in ("table_moved", "service_unavailable"):
+                return
+            await asyncio.sleep(0.3)
+
+    async def call(self, event: str, payload: dict[str, Any]) -> dict[str, Any]:
+        assert self.sio is not None
+        try:
+            answer: dict[str, Any] = await self.sio.call(event, payload, timeout=15)
+        except Exception as error:
+            return {"ok": False, "error": {"code": "no_answer", "message": str(error)}}
+        return answer
+
+    async def ok(self, event: str, payload: dict[str, Any]) -> dict[str, Any]:
+        for _ in range(40):
+            ack = await self.call(event, payload)
+            if ack.get("ok"):
+                return ack
+            if ack["error"]["code"] not in ("table_moved", "service_unavailable"):
+                raise AssertionError(f"{event} refused: {ack}")
+            await asyncio.sleep(0.25)
+        raise AssertionError(f"{event} never went through")
+
+    async def move_to(self, server: Server, table_id: str) -> None:
+        """Reconnect to another process and resume from the last seq seen."""
+        await self.close()
+        await self.connect(server)
+        await self.ok("table:join", {"table_id": table_id, "since_seq": self.seq})
+
+    def count(self, kind: str) -> int:
+        return sum(1 for e in self.events if e["type"] == kind)
+
+    async def close(self) -> None:
+        if self.sio is not None and self.sio.connected:
+            await self.sio.disconnect()
+
+
+class Cluster:
+    """Three ``holdem serve`` processes sharing a database and a Redis."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        logs = Path(env["OUTBOX_DIR"]).parent
+        self.servers = [Server(env, free_port(), logs / f"server{n}.log") for n in range(3)]
+        self.database = Database(env["DATABASE_URL"])
+
+    def kill_all(self) -> None:
+        """Kill every process still running (a hand left in play is voided by the next
+        owner, which the books allow for)."""
+        for server in self.servers:
+            if server.process is not None and server.process.poll() is None:
+                server.kill()
+
+    def by_pid(self, owner: str) -> Server:
+        pid = int(owner.rsplit("-", 2)[1])
+        return next(s for s in self.servers if s.process and s.process.pid == pid)
+
+    async def lease(self, table_id: str) -> tuple[str | None, int]:
+        async with self.database.sessions() as session:
+            row = (await session.execute(select(TableRecord.lease_owner, TableRecord.lease_token)
+                                         .where(TableRecord.id == table_id))).one()
+            return row.lease_owner, row.lease_token
+
+    async def moved(self, table_id: str, away_from: str) -> tuple[str, int]:
+        """Wait until another live process owns the table."""
+        deadline = asyncio.get_running_loop().time() + WAIT
+        while asyncio.get_running_loop().time() < deadline:
+            owner, token = await self.lease(table_id)
+            if owner is not None and owner != away_from:
+                return owner, token
+            await asyncio.sleep(0.1)
+        raise AssertionError("the table never moved")
+
+    async def tables_of(self, owner: str) -> int:
+        async with self.database.sessions() as session:
+            count = await session.scalar(select(ServerProcess.tables)
+                                         .where(ServerProcess.id == owner))
+            return int(count or 0)
+
+    async def check_books(self, table_id: str, *, hands: bool = True) -> None:
+        """Hand numbers never repeat (one dealer at a time) and the ledger balances."""
+        async with self.database.sessions() as session:
+            numbers = Counter((await session.scalars(
+                select(HandRecord.number).where(HandRecord.table_id == table_id))).all())
+            assert not hands or (numbers and max(numbers.values()) == 1), numbers
+            report = await ledger.audit(session)
+            assert report.balanced, report
+            assert await session.scalar(select(func.count()).select_from(TableRecord)) == 1
+
+
+@pytest.fixture
+def cluster_env(tmp_path: Path) -> Iterator[dict[str, str]]:
+    redis_url = os.environ.get("TEST_REDIS_URL")
+    if not redis_url:
+        pytest.skip("Redis runs are off: set TEST_REDIS_URL, e.g. redis://127.0.0.1:6379/0")
+    with fresh_postgres_database("holdem_cluster") as url:
+        upgrade(url)
+        yield {**os.environ, "ENV": "development", "DATABASE_URL": url,
+               "REDIS_URL": redis_url, "REDIS_CHANNEL": f"cluster-{secrets.token_hex(4)}",
+               "SECRET_KEY": "cluster-test-secret-key-0123456789abcdef",
+               "RATE_LIMITS_ENABLED": "1", "RATE_LIMIT_LOGIN_IP": f"{LOGINS}/300",
+               "OUTBOX_DIR": str(tmp_path / "outbox"),
+               "ARGON2_TIME_COST": "1", "ARGON2_MEMORY_KIB": "64", "ARGON2_PARALLELISM": "1",
+               "HAND_START_DELAY_SECONDS": "0.2", "SHOWDOWN_SECONDS": "60",
+               "ACTION_SECONDS": "60", "BOT_DELAY_SECONDS": "0.05", "SMTP_HOST": "",
+               "LEASE_SECONDS": str(LEASE_SECONDS), "LEASE_HEARTBEAT_SECONDS": "0.5",
+               "DRAIN_SECONDS": "20", "MAIL_CLAIM_SECONDS": "1"}
+
+
+@pytest.fixture
+async def cluster(cluster_env: dict[str, str]) -> AsyncIterator[Cluster]:
+    group = Cluster(cluster_env)
+    try:
+        for server in group.servers:
+            await server.start()
+        yield group
+    finally:
+        group.kill_all()
+        await group.database.dispose()
+
+
+async def _table_with_players(cluster: Cluster) -> tuple[str, list[Seat]]:
+    """A table with three people, each connected to a different process (they check and
+    call, so nobody busts)."""
+    async with httpx.AsyncClient(base_url=cluster.servers[0].url) as http:
+        tokens = [await _player(http, n) for n in range(3)]
+    seats = [Seat(token) for token in tokens]
+    for seat, server in zip(seats, cluster.servers, strict=True):
+        await seat.connect(server)
+    created = await seats[0].ok("table:create", {
+        "name": "Shared", "seats": 4, "small_blind": 5, "big_blind": 10})
+    table_id = created["table"]["table_id"]
+    for n, seat in enumerate(seats):
+        await seat.ok("table:sit", {"table_id": table_id, "seat": n, "buy_in": 1000})
+    return table_id, seats
+
+
+async def _until(condition: Any, what: Any) -> None:
+    deadline = asyncio.get_running_loop().time() + WAIT
+    while asyncio.get_running_loop().time() < deadline:
+        if condition():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"never: {what() if callable(what) else what}")
+
+
+async def _playing(seats: list[Seat], hands: int) -> None:
+    """Every player sees ``hands`` more hands end."""
+    goals = [seat.count("hand_ended") + hands for seat in seats]
+    def seen() -> str:
+        return "; ".join(f"{s.count('hand_started')} started, {s.count('hand_ended')} ended, "
+                         f"{s.acted} acted, seq {s.seq}, last "
+                         f"{s.events[-4:]}" for s in seats)
+
+    await _until(lambda: all(s.count("hand_ended") >= g for s, g in zip(seats, goals,
+                                                                        strict=True)),
+                 lambda: f"{hands} more hands for everyone ({seen()})")
+
+
+async def _survivor(cluster: Cluster, gone: Server) -> Server:
+    return next(s for s in cluster.servers if s is not gone)
+
+
+async def test_play_goes_on_when_the_owner_is_killed(cluster: Cluster) -> None:
+    table_id, seats = await _table_with_players(cluster)
+    await _playing(seats, 2)
+    owner, token = await cluster.lease(table_id)
+    assert owner is not None
+    victim = cluster.by_pid(owner)
+    victim.kill()
+    started = asyncio.get_running_loop().time()
+    _new_owner, new_token = await cluster.moved(table_id, owner)
+    took = asyncio.get_running_loop().time() - started
+    print(f"failover: table {table_id} moved in {took:.2f} s")
+    assert new_token == token + 1
+    for seat in seats:
+        if seat.server is victim:
+            await seat.move_to(await _survivor(cluster, victim), table_id)
+    await _playing(seats, 2)
+    for seat in seats:
+        await seat.close()
+    cluster.kill_all()
+    await cluster.check_books(table_id)
+
+
+async def test_a_paused_owner_loses_its_table_and_every_write(cluster: Cluster) -> None:
+    table_id, seats = await _table_with_players(cluster)
+    await _playing(seats, 1)
+    owner, _token = await cluster.lease(table_id)
+    assert owner is not None
+    paused = cluster.by_pid(owner)
+    assert paused.process is not None
+    paused.process.send_signal(signal.SIGSTOP)
+    try:
+        new_owner, new_token = await cluster.moved(table_id, owner)
+        for seat in seats:
+            if seat.server is paused:
+                await seat.move_to(await _survivor(cluster, paused), table_id)
+        await _playing(seats, 1)
+    finally:
+        paused.process.send_signal(signal.SIGCONT)
+    # Back, the old owner's timers fire and its heartbeat runs: its writes are refused
+    # and it lets the table go, while the new owner keeps dealing.
+    deadline = asyncio.get_running_loop().time() + WAIT
+    while await cluster.tables_of(owner) != 0:
+        assert asyncio.get_running_loop().time() < deadline, "the paused owner kept its table"
+        await asyncio.sleep(0.1)
+    await _playing(seats, 2)
+    assert await cluster.lease(table_id) == (new_owner, new_token)
+    for seat in seats:
+        await seat.close()
+    cluster.kill_all()
+    await cluster.check_books(table_id)
+
+
+async def test_sigterm_drains_without_voiding_a_hand(cluster: Cluster) -> None:
+    table_id, seats = await _table_with_players(cluster)
+    await _playing(seats, 1)
+    await _until(lambda: seats[0].count("hand_started") > seats[0].count("hand_ended"),
+                 "a hand in play")
+    owner, _token = await cluster.lease(table_id)
+    assert owner is not None
+    stopping = cluster.by_pid(owner)
+    assert stopping.process is not None
+    stopping.process.terminate()
+    # Its sockets close at once: those players come back through another process and
+    # finish the hand, which the stopping process still runs.
+    for seat in seats:
+        if seat.server is stopping:
+            await _until(lambda seat=seat: not seat.sio.connected, "the socket closed")
+            await seat.move_to(await _survivor(cluster, stopping), table_id)
+    await cluster.moved(table_id, owner)
+    assert await asyncio.to_thread(stopping.process.wait, WAIT) == 0
+    await _playing(seats, 2)
+    assert all(seat.count("hand_voided") == 0 for seat in seats)
+    for seat in seats:
+        await seat.close()
+    cluster.kill_all()
+    await cluster.check_books(table_id)
+
+
+async def test_tournaments_answer_on_every_process(cluster: Cluster,
+                                                   cluster_env: dict[str, str]) -> None:
+    async with httpx.AsyncClient(base_url=cluster.servers[0].url) as http:
+        tokens = [await _player(http, n) for n in range(2)]
+    await _promote(cluster_env, "crash0@example.com")
+    created = []
+    for server in cluster.servers[1:]:
+        async with httpx.AsyncClient(base_url=server.url,
+                                     headers={"Authorization": f"Bearer {tokens[0]}"}) as http:
+            answer = await http.post("/admin/tournaments", json={
+                "name": f"Heads-up {server.port}", "kind": "sit_and_go", "table_size": 2,
+                "buy_in": 10, "bots": 1})
+            assert answer.status_code == 201, answer.text
+            created.append(answer.json()["id"])
+    player = Seat(tokens[1])
+    await player.connect(cluster.servers[2])
+    listed = await player.ok("tournament:list", {})
+    assert {t["id"] for t in listed["tournaments"]} >= set(created)
+    await player.ok("tournament:register", {"tournament_id": created[0]})
+    for server in cluster.servers:
+        async with httpx.AsyncClient(base_url=server.url) as http:
+            seen = (await http.get(f"/tournaments/{created[0]}")).json()
+            assert seen["entrants"] == 2, seen
+            assert (await http.get("/tournaments/nothing-here")).json()["error"]["code"] == \
+                "tournament_not_found"
+    async with httpx.AsyncClient(base_url=cluster.servers[1].url) as http:
+        await _until_async(lambda: http.get(f"/tournaments/{created[0]}"),
+                           lambda r: r.json()["status"] != "registering", "the sit & go started")
+    await player.close()
+
+
+async def _promote(env: dict[str, str], email: str) -> None:
+    promoted = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "app.cli", "create-admin", email, "--no-prompt", env=env,
+        stdout=asyncio.subprocess.DEVNULL)
+    assert await promoted.wait() == 0
+
+
+async def _until_async(probe: Any, done: Any, what: str) -> None:
+    deadline = asyncio.get_running_loop().time() + WAIT
+    while asyncio.get_running_loop().time() < deadline:
+        if done(await probe()):
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"never: {what}")
+
+
+async def test_quick_seat_finds_the_table_another_process_runs(
+    cluster: Cluster, cluster_env: dict[str, str]
+) -> None:
+    async with httpx.AsyncClient(base_url=cluster.servers[0].url) as http:
+        tokens = [await _player(http, n) for n in range(3)]
+    seats = [Seat(token) for token in tokens]
+    for seat, server in zip(seats, cluster.servers, strict=True):
+        await seat.connect(server)
+    asked = {"small_blind": 25, "big_blind": 50, "bots": False, "buy_in": 2000}
+    tables = [(await seat.ok("table:quick-seat", asked))["table_id"] for seat in seats]
+    assert len(set(tables)) == 1
+    owner, _ = await cluster.lease(tables[0])
+    assert owner is not None
+    for server in cluster.servers:
+        async with httpx.AsyncClient(base_url=server.url) as http:
+            health = (await http.get("/health")).json()
+            assert health["redis"] == "up" and health["status"] == "ok", health
+            assert health["leases"] == (1 if health["process"] == owner else 0), health
+    listed = await seats[2].ok("lobby:list", {})
+    assert [t["table_id"] for t in listed["tables"]] == tables[:1]
+    # Admins see every process's tables from any process, and close them from any.
+    await _promote(cluster_env, "crash0@example.com")
+    admin = {"Authorization": f"Bearer {seats[0].token}"}
+    for server in cluster.servers:
+        async with httpx.AsyncClient(base_url=server.url, headers=admin) as http:
+            live = (await http.get("/admin/tables")).json()
+            assert [t["table"]["table_id"] for t in live["items"]] == tables[:1], live
+    elsewhere = next(s for s in cluster.servers if s is not cluster.by_pid(owner))
+    async with httpx.AsyncClient(base_url=elsewhere.url, headers=admin) as http:
+        closed = await http.post(f"/admin/tables/{tables[0]}/close",
+                                 json={"reason": "maintenance"})
+        assert closed.status_code == 200 and closed.json()["paid_out"] == 6000, closed.text
+    listed = await seats[2].ok("lobby:list", {})
+    assert listed["tables"] == []
+    for seat in seats:
+        await seat.close()
+    cluster.kill_all()
+    await cluster.check_books(tables[0], hands=False)
+
+
+async def test_a_rate_limit_holds_across_processes(cluster: Cluster) -> None:
+    answers = []
+    for attempt in range(LOGINS + 3):
+        server = cluster.servers[attempt % len(cluster.servers)]
+        async with httpx.AsyncClient(base_url=server.url) as http:
+            answer = await http.post("/auth/login", json={
+                "email": "nobody@example.com", "password": "not the right password"})
+            answers.append(answer.status_code)
+    assert answers == [401] * LOGINS + [429] * 3
+
+
+async def test_a_mail_left_by_a_killed_process_is_sent_once(
+    cluster: Cluster, cluster_env: dict[str, str]
+) -> None:
+    # Queued in a committed transaction and claimed by a process that was then killed:
+    # the claim lapses and exactly one of the live processes sends it.
+    async with httpx.AsyncClient(base_url=cluster.servers[0].url) as http:
+        await _player(http, 0)
+    mailer = Mailer(replace(get_settings(), database_url=cluster_env["DATABASE_URL"]),
+                    cluster.database)
+    async with cluster.database.sessions() as session:
+        mailer.queue(session, mail.WELCOME, "orphan@example.com", display_name="orphan",
+                     balance=1)
+        await session.flush()
+        await session.execute(update(OutboxMail).where(
+            OutboxMail.recipient == "orphan@example.com").values(
+            claimed_by="mailer-killed", claimed_until=utcnow() + timedelta(seconds=1),
+            attempts=1))
+        await session.commit()
+    outbox = Path(cluster_env["OUTBOX_DIR"])
+    await _until(lambda: list(outbox.glob("*orphan@example.com.eml")), "the mail was sent")
+    await asyncio.sleep(3)  # three more claim lifetimes: nobody sends it again
+    assert len(list(outbox.glob("*orphan@example.com.eml"))) == 1
+    assert len(list(outbox.glob("*crash0@example.com.eml"))) == 1  # the sign-up's, once
+    async with cluster.database.sessions() as session:
+        row = await session.scalar(select(OutboxMail).where(
+            OutboxMail.recipient == "orphan@example.com"))
+        assert row is not None and row.status is MailStatus.SENT and row.attempts == 2

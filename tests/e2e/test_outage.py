@@ -1,0 +1,116 @@
+"""The database goes away under a real server (PostgreSQL refuses connections to its
+database and ends its sessions), then comes back: nothing is lost, clients are told
+clearly meanwhile, and every table plays on by itself."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+import socketio
+from sqlalchemy.engine import make_url
+
+from app.config import Settings
+from app.db import ledger
+from app.db.migrations import upgrade
+from tests.conftest import Accounts, Mailbox, _postgres_admin, fresh_postgres_database
+from tests.realtime.harness import Client, live_server, realtime_settings, seat_players
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture
+def own_postgres() -> Iterator[str]:
+    """A PostgreSQL database of this test's own, migrated (so an outage hurts nobody else)."""
+    with fresh_postgres_database("holdem_outage") as url:
+        upgrade(url)
+        yield url
+
+
+class Outage:
+    """Takes one PostgreSQL database away from its clients and gives it back."""
+
+    def __init__(self, url: str) -> None:
+        self.server = os.environ["TEST_DATABASE_URL"]
+        self.name = make_url(url).database
+
+    async def begin(self) -> None:
+        await _postgres_admin(
+            self.server, f'ALTER DATABASE "{self.name}" ALLOW_CONNECTIONS false',
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            f"WHERE datname = '{self.name}' AND pid <> pg_backend_pid()")
+
+    async def end(self) -> None:
+        await _postgres_admin(self.server,
+                              f'ALTER DATABASE "{self.name}" ALLOW_CONNECTIONS true')
+
+
+async def test_a_database_outage_loses_nothing_and_tables_resume_by_themselves(
+    settings: Settings, mailbox: Mailbox, own_postgres: str
+) -> None:
+    tuned = realtime_settings(settings, database_url=own_postgres)
+    outage = Outage(own_postgres)
+    clients: list[Client] = []
+    async with live_server(tuned) as server, httpx.AsyncClient(base_url=server.url) as http:
+
+        async def connect(player: Any) -> Client:
+            client = await Client(server.url, player).connect()
+            clients.append(client)
+            return client
+
+        accounts = Accounts(http, mailbox, server.app)
+        try:
+            table = await seat_players(accounts, connect, [1000, 1000, 1000])
+            turn = await table.turn()
+            actor = table.seats[turn["seat"]]
+            leaver_seat = (turn["seat"] + 1) % 3
+            await outage.begin()
+            try:
+                ack = await actor.call("table:action", {
+                    "table_id": table.id, "hand_id": turn["hand_id"], "type": "call"})
+                assert ack["error"]["code"] == "service_unavailable", ack
+                left = await table.seats[leaver_seat].call("table:leave",
+                                                           {"table_id": table.id})
+                assert left["error"]["code"] == "service_unavailable", left
+                me = await http.get("/users/me", headers=table.players[0].headers)
+                assert me.status_code == 503 and me.headers["Retry-After"]
+                assert me.json()["error"]["code"] == "service_unavailable"
+                health = await http.get("/health")
+                assert health.status_code == 503 and health.json()["database"] == "down"
+                late = Client(server.url, table.players[0])
+                refusals: list[Any] = []
+                late.sio.on("connect_error", refusals.append)
+                with pytest.raises(socketio.exceptions.ConnectionError):
+                    await late.connect()
+                assert refusals[0]["data"]["code"] == "service_unavailable"
+                await asyncio.sleep(1.0)  # clocks are stopped: nobody times out meanwhile
+            finally:
+                await outage.end()
+            again = await actor.wait_for("table:turn", lambda t: t["seq"] > turn["seq"]
+                                         and t["legal_actions"] is not None, timeout=30)
+            assert (again["hand_id"], again["seat"]) == (turn["hand_id"], turn["seat"])
+            assert (await http.get("/health")).status_code == 200
+            seen = [e for c in clients for e in c.events(table.id)]
+            assert not [e for e in seen if e["type"] in ("player_timed_out", "hand_voided")]
+            await actor.ok("table:action", {"table_id": table.id,
+                                            "hand_id": again["hand_id"], "type": "fold"})
+            table.last_turn = again["seq"]
+            await table.act("fold")  # one of the other two folds too: the hand ends
+            await table.hand_ended()
+            leaver = table.seats[leaver_seat]
+            left = await leaver.call("table:leave", {"table_id": table.id})
+            assert left["ok"], left
+            live = server.realtime.tables.get(table.id)
+            stacks = {p.seat: p.stack for p in live.state.players.values()}
+            assert sum(stacks.values()) + (left["cashed_out"] or 0) == 3000
+            async with server.database.sessions() as session:
+                assert (await ledger.audit(session)).balanced
+                assert await ledger.escrowed_at(session, table.id) == live.state.escrowed()
+        finally:
+            for client in clients:
+                if client.sio.connected:
+                    await client.disconnect()

@@ -1,0 +1,207 @@
+"""Tables live and die sensibly: bots never hold one hostage, a player's tables are
+bounded, quick seats share a table, idle tables close, the house bankroll is finite,
+and private tables stay private."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+import pytest
+import socketio
+
+from app.config import Settings
+from app.db import ledger
+from tests.conftest import Accounts, Mailbox
+from tests.realtime.harness import (
+    Client,
+    LiveServer,
+    is_event,
+    live_server,
+    realtime_settings,
+)
+
+
+async def _bot_table(client: Client, **config: Any) -> str:
+    created = await client.ok("table:create", {
+        "name": "bots", "small_blind": 5, "big_blind": 10, "seats": 3, "bots": True,
+        "bot_count": 2, "bot_style": "tight", **config})
+    return str(created["table"]["table_id"])
+
+
+async def test_a_player_who_sits_where_only_bots_play_is_dealt_in(
+    server: LiveServer, players: Accounts, connect: Any
+) -> None:
+    first: Client = await connect(await players.player(verified=False))
+    table_id = await _bot_table(first, action_seconds=0.2)  # the first player times out
+    await first.ok("table:sit", {"table_id": table_id, "seat": 0, "buy_in": 500})
+    # Two hands move the button to seat 1; bots alone then put the big blind on seat 2.
+    await first.wait_for("table:event", lambda d: is_event("hand_started", table_id)(d)
+                         and d["event"]["number"] == 2, timeout=30)
+    await first.ok("table:leave", {"table_id": table_id})
+    await first.wait_for("table:event", lambda d: is_event("player_left", table_id)(d)
+                         and d["event"]["seat"] == 0)
+    # Only bots are left: the button stays where it was and no hand is dealt.
+    second: Client = await connect(await players.player(verified=False))
+    await second.ok("table:sit", {"table_id": table_id, "seat": 0, "buy_in": 500})
+    started = await second.wait_for(
+        "table:event", lambda d: is_event("hand_started", table_id)(d)
+        and 0 in [s["seat"] for s in d["event"]["seats"]])
+    assert started["event"]["number"] == 3
+
+
+async def test_a_player_may_open_only_a_few_tables(
+    server: LiveServer, players: Accounts, connect: Any
+) -> None:
+    client: Client = await connect(await players.player(verified=False))
+    limit = server.realtime.settings.max_open_tables_per_user
+    for number in range(limit):
+        await client.ok("table:create", {"name": f"t{number}", "small_blind": 1,
+                                         "big_blind": 2})
+    refused = await client.call("table:create", {"name": "one more", "small_blind": 1,
+                                                 "big_blind": 2})
+    assert refused["error"]["code"] == "table_limit"
+    assert refused["error"]["limit"] == limit
+    assert len(await server.realtime.tables.listing()) == limit
+
+
+async def test_players_asking_for_a_quick_seat_at_once_share_one_new_table(
+    server: LiveServer, players: Accounts, connect: Any
+) -> None:
+    clients: list[Client] = [await connect(await players.player(verified=False))
+                             for _ in range(5)]
+    acks = await asyncio.gather(*(c.call("table:quick-seat", {
+        "small_blind": 7, "big_blind": 14, "bots": False}) for c in clients))
+    assert all(ack["ok"] for ack in acks), acks
+    assert len({ack["table_id"] for ack in acks}) == 1
+    assert sorted(ack["seat"] for ack in acks) == [0, 1, 2, 3, 4]
+
+
+async def test_a_player_sits_at_a_bounded_number_of_tables_and_connects_a_bounded_number_of_times(
+    settings: Settings, mailbox: Mailbox
+) -> None:
+    tuned = realtime_settings(settings, max_seated_tables_per_user=1, max_sockets_per_user=2)
+    async with live_server(tuned) as server, httpx.AsyncClient(base_url=server.url) as http:
+        person = await Accounts(http, mailbox, server.app).player(verified=False)
+        clients = [await Client(server.url, person).connect() for _ in range(2)]
+        try:
+            refused = Client(server.url, person)
+            errors: list[Any] = []
+            refused.sio.on("connect_error", errors.append)
+            with pytest.raises(socketio.exceptions.ConnectionError):
+                await refused.connect()
+            assert errors[0]["data"]["code"] == "table_limit"
+            ids = []
+            for name in ("a", "b"):
+                created = await clients[0].ok("table:create", {"name": name, "small_blind": 1,
+                                                               "big_blind": 2})
+                ids.append(created["table"]["table_id"])
+            await clients[0].ok("table:sit", {"table_id": ids[0], "seat": 0, "buy_in": 100})
+            ack = await clients[1].call("table:sit", {"table_id": ids[1], "seat": 0,
+                                                      "buy_in": 100})
+            assert ack["error"]["code"] == "table_limit"
+        finally:
+            for client in clients:
+                await client.disconnect()
+
+
+async def test_a_table_nobody_plays_at_closes_and_leaves_the_lobby(
+    settings: Settings, mailbox: Mailbox
+) -> None:
+    tuned = realtime_settings(settings, table_idle_seconds=0.5)
+    async with live_server(tuned) as server, httpx.AsyncClient(base_url=server.url) as http:
+        person = await Accounts(http, mailbox, server.app).player(verified=False)
+        client = await Client(server.url, person).connect()
+        try:
+            await client.ok("lobby:list")
+            table_id = await _bot_table(client)
+            played = await _bot_table(client)
+            await client.ok("table:sit", {"table_id": played, "seat": 0, "buy_in": 500})
+            removed = await client.wait_for("lobby:table-removed",
+                                            lambda d: d["table_id"] == table_id, timeout=20)
+            assert removed == {"table_id": table_id}
+            assert [t["table_id"] for t in (await server.realtime.tables.listing())] == [played]
+            async with server.database.sessions() as session:
+                # The bots' stacks went back to the house.
+                assert await ledger.escrowed_at(session, table_id) == 0
+                assert (await ledger.audit(session)).balanced
+        finally:
+            await client.disconnect()
+
+
+async def test_bots_sit_only_while_the_house_can_pay_and_an_admin_funds_it(
+    settings: Settings, mailbox: Mailbox
+) -> None:
+    tuned = realtime_settings(settings, house_initial_bankroll=1_500)
+    async with live_server(tuned) as server, httpx.AsyncClient(base_url=server.url) as http:
+        accounts = Accounts(http, mailbox, server.app)
+        admin = await accounts.admin()
+        client = await Client(server.url, await accounts.player(verified=False)).connect()
+        try:
+            table_id = await _bot_table(client, max_buy_in=1000)
+            await client.ok("table:join", {"table_id": table_id})
+            snapshot = await client.wait_for("table:snapshot")
+            assert len(snapshot["seats"]) == 1  # the house had 1,500: one bot of 1,000
+            house = (await http.get("/admin/house", headers=admin.headers)).json()
+            assert house["balance"] == 500 and house["at_tables"] == 1000
+            assert house["funded"] == 1_500 and house["result"] == 0
+            funded = await http.post("/admin/house/credits", headers=admin.headers,
+                                     json={"amount": 5_000, "reason": "more bots"})
+            assert funded.status_code == 200, funded.text
+            assert funded.json()["balance"] == 5_500
+            log = (await http.get("/admin/audit-log", headers=admin.headers)).json()
+            assert log["items"][0]["action"] == "fund_house"
+            second = await _bot_table(client, max_buy_in=1000)
+            await client.ok("table:join", {"table_id": second})
+            snapshot = await client.wait_for("table:snapshot",
+                                             lambda s: s["table_id"] == second)
+            assert len(snapshot["seats"]) == 2
+        finally:
+            await client.disconnect()
+
+
+async def test_an_uninvited_user_can_neither_chat_at_nor_wait_for_a_private_table(
+    server: LiveServer, players: Accounts, connect: Any
+) -> None:
+    owner: Client = await connect(await players.player(verified=False))
+    created = await owner.ok("table:create", {"name": "private", "small_blind": 1,
+                                              "big_blind": 2, "seats": 2, "private": True})
+    table_id, code = created["table"]["table_id"], created["invite_code"]
+    for seat in range(2):
+        guest: Client = await connect(await players.player(verified=False))
+        await guest.ok("table:sit", {"table_id": table_id, "seat": seat, "buy_in": 100,
+                                     "invite_code": code})
+    stranger: Client = await connect(await players.player(verified=False))
+    chat = await stranger.call("table:chat", {"table_id": table_id, "text": "hello"})
+    assert chat["error"]["code"] == "invite_required"
+    wait = await stranger.call("table:wait", {"table_id": table_id})
+    assert wait["error"]["code"] == "invite_required"
+    assert server.realtime.tables.get(table_id).state.waiting == []
+    await stranger.ok("table:join", {"table_id": table_id, "invite_code": code})
+    assert (await stranger.ok("table:wait", {"table_id": table_id}))["position"] == 1
+
+
+async def test_a_second_process_on_the_same_database_runs_no_tables(
+    settings: Settings, mailbox: Mailbox
+) -> None:
+    tuned = realtime_settings(settings)
+    async with live_server(tuned) as first, httpx.AsyncClient(base_url=first.url) as http:
+        person = await Accounts(http, mailbox, first.app).player(verified=False)
+        async with live_server(tuned) as second:
+            assert first.realtime.tables.running and not second.realtime.tables.running
+            health = (await http.get(f"{second.url}/health")).json()
+            assert health["tables"] == "elsewhere"
+            client = await Client(second.url, person).connect()
+            try:
+                ack = await client.call("table:create", {"name": "x", "small_blind": 1,
+                                                         "big_blind": 2})
+                assert ack["error"]["code"] == "tables_elsewhere"
+                assert (await client.ok("lobby:list"))["tables"] == []
+            finally:
+                await client.disconnect()
+        client = await Client(first.url, person).connect()
+        try:
+            await client.ok("table:create", {"name": "y", "small_blind": 1, "big_blind": 2})
+        finally:
+            await client.disconnect()

@@ -1,0 +1,254 @@
+"""``holdem serve``, ``migrate``, ``create-admin`` and ``demote`` as real processes on real
+databases: a fresh clone's first commands, and the one-line errors when something is off."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from sqlalchemy import select
+
+from app.config import Settings
+from app.db.engine import Database
+from app.db.migrations import DatabaseUnreachable, wait_until_reachable
+from app.db.models import AuditLogEntry, Role, User
+from tests.conftest import PASSWORD, free_port
+
+ROOT = Path(__file__).resolve().parents[1]
+START_SECONDS = 60
+
+
+def holdem_env(tmp_path: Path, **settings: str) -> dict[str, str]:
+    """The environment of a ``holdem`` process run from ``tmp_path`` (a clean folder)."""
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("DATABASE_URL", "ENV", "SECRET_KEY", "SMTP_HOST", "REDIS_URL")}
+    return {**env, "PYTHONPATH": str(ROOT), "OUTBOX_DIR": str(tmp_path / "outbox"),
+            "ARGON2_MEMORY_KIB": "64", "ARGON2_TIME_COST": "1", "ARGON2_PARALLELISM": "1",
+            # Tests stop servers with hands in play: no waiting for them to end.
+            "DRAIN_SECONDS": "0", **settings}
+
+
+def holdem(tmp_path: Path, *args: str, stdin: str = "", timeout: float = 120,
+           **settings: str) -> subprocess.CompletedProcess[str]:
+    """Run ``holdem ARGS`` to completion in ``tmp_path``."""
+    return subprocess.run([sys.executable, "-m", "app.cli", *args], input=stdin, cwd=tmp_path,
+                          env=holdem_env(tmp_path, **settings), capture_output=True,
+                          text=True, timeout=timeout, check=False)
+
+
+def one_error_line(result: subprocess.CompletedProcess[str], command: str) -> str:
+    """The single stderr line of a refused command (no traceback), which exited 2."""
+    assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(f"holdem {command}: error: ")
+    return lines[0]
+
+
+@pytest.fixture
+def fresh_sqlite(tmp_path: Path) -> str:
+    """A SQLite URL in ``tmp_path`` where no database exists yet."""
+    return f"sqlite+aiosqlite:///{tmp_path / 'var' / 'holdem.sqlite3'}"
+
+
+def wait_for_health(process: subprocess.Popen[str], url: str) -> httpx.Response:
+    """Poll ``/health`` until the server answers (or the process ends)."""
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline and process.poll() is None:
+        try:
+            return httpx.get(f"{url}/health", timeout=2)
+        except httpx.TransportError:
+            time.sleep(0.1)
+    raise AssertionError(f"the server did not answer (exit status {process.poll()})")
+
+
+def test_serve_migrates_a_fresh_database_in_development(tmp_path: Path, fresh_sqlite: str):
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "serve", "--port", str(port)], cwd=tmp_path,
+        env=holdem_env(tmp_path, DATABASE_URL=fresh_sqlite), text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        health = wait_for_health(process, f"http://127.0.0.1:{port}")
+        assert health.status_code == 200, health.text
+        lobby = httpx.get(f"http://127.0.0.1:{port}/", timeout=10)
+        assert lobby.status_code == 200
+    finally:
+        process.terminate()
+        output, _ = process.communicate(timeout=30)
+    assert "no such table" not in output
+    assert "Traceback" not in output
+
+
+def test_serve_without_migrating_refuses_a_fresh_database_in_one_line(
+    tmp_path: Path, fresh_sqlite: str
+):
+    refused = holdem(tmp_path, "serve", "--no-migrate", "--port", str(free_port()),
+                     DATABASE_URL=fresh_sqlite)
+    assert "run `holdem migrate`" in one_error_line(refused, "serve")
+
+
+def test_production_never_migrates_on_serve_and_says_to_run_migrate(
+    tmp_path: Path, fresh_sqlite: str
+):
+    production = {"ENV": "production", "SECRET_KEY": secrets.token_urlsafe(48),
+                  "DATABASE_URL": fresh_sqlite}
+    refused = holdem(tmp_path, "serve", "--port", str(free_port()), **production)
+    assert "run `holdem migrate`" in one_error_line(refused, "serve")
+    migrated = holdem(tmp_path, "migrate", **production)
+    assert migrated.returncode == 0, migrated.stderr
+
+
+def test_serve_in_production_with_the_default_secret_is_one_line(tmp_path: Path):
+    refused = holdem(tmp_path, "serve", "--port", str(free_port()), ENV="production")
+    assert "SECRET_KEY" in one_error_line(refused, "serve")
+
+
+def test_migrate_against_an_unreachable_postgresql_is_one_line_and_status_2(tmp_path: Path):
+    url = f"postgresql+asyncpg://holdem:secret-password@127.0.0.1:{free_port()}/holdem"
+    refused = holdem(tmp_path, "migrate", "--wait", "1", DATABASE_URL=url)
+    line = one_error_line(refused, "migrate")
+    assert "cannot use the database at postgresql+asyncpg://holdem:***@127.0.0.1" in line
+    assert "secret-password" not in refused.stderr
+
+
+def test_waiting_for_the_database_retries_once_a_second_until_the_deadline():
+    url = f"postgresql+asyncpg://postgres@127.0.0.1:{free_port()}/holdem"
+    now = [0.0]
+    sleeps: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        sleeps.append(seconds)
+        now[0] += seconds
+
+    with pytest.raises(DatabaseUnreachable, match="cannot use the database"):
+        wait_until_reachable(url, wait_seconds=3, clock=lambda: now[0], sleep=sleep)
+    assert sleeps == [1.0, 1.0, 1.0]
+
+
+class LatePostgres:
+    """A TCP relay to the real PostgreSQL that starts listening only when told to:
+    a database container that is still starting."""
+
+    def __init__(self, target_port: int) -> None:
+        self.port = free_port()
+        self.target_port = target_port
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while data := await reader.read(65_536):
+                writer.write(data)
+                await writer.drain()
+        finally:
+            writer.close()
+
+    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
+        await asyncio.gather(self._pipe(reader, up_writer), self._pipe(up_reader, writer),
+                             return_exceptions=True)
+
+    def open(self) -> None:
+        asyncio.run_coroutine_threadsafe(
+            asyncio.start_server(self._relay, "127.0.0.1", self.port), self.loop).result(10)
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture
+def late_postgres(backend_url_postgres: str) -> Iterator[tuple[LatePostgres, str]]:
+    from sqlalchemy.engine import make_url
+
+    url = make_url(backend_url_postgres)
+    relay = LatePostgres(url.port or 5432)
+    try:
+        yield relay, url.set(port=relay.port).render_as_string(hide_password=False)
+    finally:
+        relay.close()
+
+
+@pytest.fixture
+def backend_url_postgres() -> Iterator[str]:
+    from tests.conftest import fresh_postgres_database
+
+    with fresh_postgres_database("holdem_migrate_wait") as url:
+        yield url
+
+
+@pytest.mark.postgres
+def test_migrate_wait_keeps_trying_until_postgresql_starts_listening(
+    tmp_path: Path, late_postgres: tuple[LatePostgres, str]
+):
+    relay, url = late_postgres
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "migrate", "--wait", str(START_SECONDS)],
+        cwd=tmp_path, env=holdem_env(tmp_path, DATABASE_URL=url), text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        with pytest.raises(subprocess.TimeoutExpired):
+            process.wait(timeout=2)  # nothing listens yet: it is still trying
+        relay.open()
+        out, err = process.communicate(timeout=START_SECONDS + 30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0, err
+    assert out.strip() == "database is at the latest migration"
+
+
+def test_create_admin_reads_the_password_from_piped_stdin(tmp_path: Path, fresh_sqlite: str):
+    assert holdem(tmp_path, "migrate", DATABASE_URL=fresh_sqlite).returncode == 0
+    created = holdem(tmp_path, "create-admin", "boss@example.com", stdin=f"{PASSWORD}\n",
+                     DATABASE_URL=fresh_sqlite)
+    assert created.returncode == 0, created.stderr
+    assert created.stdout.strip() == "boss@example.com is an admin (new account)"
+    empty = holdem(tmp_path, "create-admin", "nobody@example.com", DATABASE_URL=fresh_sqlite)
+    assert "needs a password" in one_error_line(empty, "create-admin")
+
+
+async def test_demote_makes_an_admin_a_player_and_is_audited(tmp_path: Path, settings: Settings):
+    db = {"DATABASE_URL": settings.database_url}
+    await asyncio.to_thread(holdem, tmp_path, "create-admin", "boss@example.com",
+                            stdin=PASSWORD, **db)
+    demoted = await asyncio.to_thread(holdem, tmp_path, "demote", "Boss@Example.com", **db)
+    assert demoted.returncode == 0, demoted.stderr
+    assert demoted.stdout.strip() == "Boss@Example.com is no longer an admin"
+    database = Database(settings.database_url)
+    try:
+        async with database.sessions() as session:
+            user = await session.scalar(select(User).where(User.email == "boss@example.com"))
+            assert user is not None and user.role is Role.PLAYER
+            actions = (await session.scalars(
+                select(AuditLogEntry.action).order_by(AuditLogEntry.id))).all()
+            assert actions == ["create_admin", "demote_admin"]
+    finally:
+        await database.dispose()
+    again = await asyncio.to_thread(holdem, tmp_path, "demote", "boss@example.com", **db)
+    assert "not an admin" in one_error_line(again, "demote")
+    unknown = await asyncio.to_thread(holdem, tmp_path, "demote", "who@example.com", **db)
+    assert "no account uses who@example.com" in one_error_line(unknown, "demote")
+
+
+@pytest.mark.parametrize("command", [[], ["serve"], ["migrate"], ["create-admin"], ["demote"],
+                                     ["replay"], ["equity"]])
+def test_help_is_plain_text(command: list[str], capsys: pytest.CaptureFixture[str]):
+    from app.cli import main
+
+    with pytest.raises(SystemExit):
+        main([*command, "--help"])
+    out = capsys.readouterr().out
+    assert out.startswith("usage: holdem")
+    assert "``" not in out

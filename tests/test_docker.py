@@ -1,0 +1,214 @@
+"""The container set-up without a Docker engine: docker-compose.yml against the Compose
+specification's schema and what it must promise, the Dockerfile's pins, the lock files
+against pyproject.toml, and the image's files serving on their own."""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import shutil
+import subprocess
+import sys
+import tomllib
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import httpx
+import jsonschema
+import pytest
+import yaml
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+from tests.conftest import free_port
+from tests.test_cli_server import holdem_env, wait_for_health
+
+ROOT = Path(__file__).resolve().parents[1]
+COMPOSE = ROOT / "docker-compose.yml"
+DOCKERFILE = ROOT / "Dockerfile"
+# The Compose specification's JSON schema, as check-jsonschema ships it from PyPI.
+COMPOSE_SCHEMA = resources.files("check_jsonschema") / "builtin_schemas/vendor/compose-spec.json"
+PINNED_IMAGE = re.compile(r"^[\w./-]+:\d+\.\d+(\.\d+)?(-[\w.-]+)?(@sha256:[0-9a-f]{64})?$")
+
+
+def compose() -> dict[str, Any]:
+    return yaml.safe_load(COMPOSE.read_text(encoding="utf-8"))
+
+
+def services_for(profile: str | None) -> dict[str, Any]:
+    """The services ``docker compose [--profile P] up`` starts."""
+    return {name: service for name, service in compose()["services"].items()
+            if not service.get("profiles") or profile in service["profiles"]}
+
+
+def dockerfile_instructions() -> list[tuple[str, str]]:
+    """(INSTRUCTION, arguments) pairs, continuation lines joined, comments dropped."""
+    text = re.sub(r"\\\n", " ", DOCKERFILE.read_text(encoding="utf-8"))
+    lines = [line.strip() for line in text.splitlines()]
+    return [(line.split(None, 1)[0].upper(), line.split(None, 1)[1])
+            for line in lines if line and not line.startswith("#")]
+
+
+def test_the_compose_file_follows_the_compose_specification():
+    schema = json.loads(COMPOSE_SCHEMA.read_text(encoding="utf-8"))
+    jsonschema.Draft7Validator(schema).validate(compose())
+
+
+def test_the_full_profile_runs_replicas_on_postgresql_and_redis_behind_a_proxy():
+    full = services_for("full")
+    assert set(full) == {"migrate", "app-full", "proxy", "postgres", "redis"}
+    for name in ("migrate", "app-full"):
+        env = full[name]["environment"]
+        assert env["DATABASE_URL"].startswith("postgresql+asyncpg://holdem:")
+        assert env["DATABASE_URL"].endswith("@postgres:5432/holdem")
+    assert full["app-full"]["environment"]["REDIS_URL"] == "redis://redis:6379/0"
+    assert full["migrate"]["command"][:2] == ["holdem", "migrate"]
+    assert full["migrate"]["depends_on"] == {"postgres": {"condition": "service_healthy"}}
+    assert full["app-full"]["command"][:2] == ["holdem", "serve"]
+    assert full["app-full"]["deploy"]["replicas"] >= 2
+    assert full["app-full"]["depends_on"] == {
+        "migrate": {"condition": "service_completed_successfully"},
+        "redis": {"condition": "service_healthy"},
+    }
+    assert full["proxy"]["depends_on"] == {"app-full": {"condition": "service_healthy"}}
+    assert full["proxy"]["ports"] == ["8000:80"]
+    assert full["proxy"]["volumes"] == ["./deploy/nginx.conf:/etc/nginx/nginx.conf:ro"]
+    assert "pg_isready" in " ".join(full["postgres"]["healthcheck"]["test"])
+    assert "ping" in full["redis"]["healthcheck"]["test"]
+    # Only the proxy is reachable from outside.
+    assert [name for name, s in full.items() if "ports" in s] == ["proxy"]
+
+
+@pytest.mark.skipif(shutil.which("nginx") is None, reason="nginx is not installed "
+                    "(apt-get install -y nginx-light)")
+def test_the_proxy_configuration_is_valid_nginx(tmp_path: Path) -> None:
+    # The upstream name resolves only inside Compose's network: check against loopback.
+    text = (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8")
+    assert "server app-full:8000;" in text and "proxy_set_header Upgrade" in text
+    config = tmp_path / "nginx.conf"
+    config.write_text(text.replace("app-full:8000", "127.0.0.1:8000"), encoding="utf-8")
+    checked = subprocess.run(
+        [shutil.which("nginx") or "nginx", "-t", "-p", str(tmp_path), "-c", str(config),
+         "-g", f"pid {tmp_path}/nginx.pid; error_log stderr;"],
+        capture_output=True, text=True, timeout=30)
+    assert checked.returncode == 0, checked.stderr
+
+
+def test_the_app_alone_runs_embedded_on_sqlite():
+    alone = compose()["services"]["app"]
+    assert alone["environment"]["DATABASE_URL"].startswith("sqlite+aiosqlite:////srv/holdem/var/")
+    assert "REDIS_URL" not in alone["environment"]
+    assert alone["volumes"] == ["holdem-data:/srv/holdem/var"]
+    assert set(services_for("full")).isdisjoint({"app"})
+
+
+def test_every_app_runs_in_production_and_requires_a_secret_key():
+    for name in ("app", "migrate", "app-full"):
+        env = compose()["services"][name]["environment"]
+        assert env["ENV"] == "production"
+        assert re.fullmatch(r"\$\{SECRET_KEY:\?[^}]+\}", env["SECRET_KEY"]), env["SECRET_KEY"]
+    # The embedded app trusts no proxy unless told; the replicas only the one in front.
+    assert compose()["services"]["app"]["environment"]["FORWARDED_ALLOW_IPS"] == \
+        "${FORWARDED_ALLOW_IPS:-}"
+    assert compose()["services"]["app-full"]["environment"]["FORWARDED_ALLOW_IPS"] == "*"
+    text = COMPOSE.read_text(encoding="utf-8")
+    assert "development-only-secret" not in text
+    assert not re.search(r"SECRET_KEY:?-", text), "no default secret"
+
+
+def test_base_images_are_pinned_by_version():
+    images = [service["image"] for service in compose()["services"].values()
+              if not service.get("build")]
+    images += [args.split()[0] for instruction, args in dockerfile_instructions()
+               if instruction == "FROM"]
+    assert len(images) == 5
+    for image in images:
+        assert PINNED_IMAGE.match(image), f"{image} is not pinned to a version"
+
+
+def test_the_image_defaults_to_production_and_installs_from_the_lock_file():
+    steps = dockerfile_instructions()
+    env = " ".join(args for instruction, args in steps if instruction == "ENV")
+    assert re.search(r"\bENV=production\b", env)
+    runs = [args for instruction, args in steps if instruction == "RUN"]
+    assert "pip install --require-hashes -r requirements/base.txt" in runs
+    assert any(run.startswith("pip install --no-deps -e .") for run in runs)
+    assert not any(re.search(r"pip install (?!--)", run) and "-r " not in run
+                   and "--no-deps" not in run for run in runs)
+    command = next(args for instruction, args in steps if instruction == "CMD")
+    assert "holdem migrate --wait" in command and "holdem serve" in command
+
+
+def locked(path: Path) -> dict[str, str]:
+    """Package name → pinned version in a requirements lock file."""
+    pins = re.findall(r"^([A-Za-z0-9_.-]+)==([^\s;\\]+)", path.read_text(), flags=re.MULTILINE)
+    return {canonicalize_name(name): version for name, version in pins}
+
+
+@pytest.mark.parametrize(("lock", "extras"), [("base.txt", ()), ("dev.txt", ("dev",))])
+def test_the_lock_files_pin_every_declared_dependency_with_hashes(
+    lock: str, extras: tuple[str, ...]
+):
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    declared = [Requirement(text) for text in project["dependencies"]]
+    for extra in extras:
+        declared += [Requirement(text) for text in project["optional-dependencies"][extra]]
+    path = ROOT / "requirements" / lock
+    pins = locked(path)
+    for requirement in declared:
+        version = pins.get(canonicalize_name(requirement.name))
+        assert version is not None, f"{requirement.name} is not in requirements/{lock}"
+        assert requirement.specifier.contains(version, prereleases=True), (requirement, version)
+    blocks = re.split(r"\n(?=[A-Za-z0-9_.-]+==)", path.read_text())
+    assert all("--hash=sha256:" in block for block in blocks if "==" in block.split("\n")[0])
+    if lock == "dev.txt":
+        assert set(locked(ROOT / "requirements" / "base.txt").items()) <= set(pins.items())
+
+
+def image_files(destination: Path) -> None:
+    """Copy what the Dockerfile's final stage copies from the build context."""
+    final_stage = False
+    for instruction, args in dockerfile_instructions():
+        if instruction == "FROM":
+            final_stage = " AS " not in args.upper()
+        if not final_stage or instruction != "COPY" or args.startswith("--from"):
+            continue
+        *sources, target = args.split()
+        for source in sources:
+            into = destination / target
+            if len(sources) > 1 or target.endswith("/"):
+                into = into / Path(source).name
+            if (ROOT / source).is_dir():
+                shutil.copytree(ROOT / source, into, ignore=shutil.ignore_patterns(
+                    "__pycache__", "vendor"))
+            else:
+                into.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(ROOT / source, into)
+
+
+def test_the_image_files_migrate_and_serve_in_production(tmp_path: Path):
+    image = tmp_path / "srv"
+    image.mkdir()
+    image_files(image)
+    assert (image / "alembic.ini").is_file() and (image / "migrations" / "env.py").is_file()
+    assert (image / "app" / "cli.py").is_file() and (image / "templates" / "web").is_dir()
+    env = {**holdem_env(image, DATABASE_URL=f"sqlite+aiosqlite:///{image}/var/h.sqlite3",
+                        ENV="production", SECRET_KEY=secrets.token_urlsafe(48)),
+           "PYTHONPATH": str(image)}
+    migrate = subprocess.run([sys.executable, "-m", "app.cli", "migrate", "--wait", "5"],
+                             cwd=image, env=env, capture_output=True, text=True, timeout=120,
+                             check=False)
+    assert migrate.returncode == 0, migrate.stderr
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1",
+                                "--port", str(port)], cwd=image, env=env, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        assert wait_for_health(process, f"http://127.0.0.1:{port}").status_code == 200
+        login = httpx.get(f"http://127.0.0.1:{port}/login", timeout=10)
+        assert login.status_code == 200 and "<form" in login.text
+    finally:
+        process.terminate()
+        process.communicate(timeout=30)

@@ -1,0 +1,56 @@
+"""``holdem serve``'s uvicorn configuration: whose forwarded client address is believed."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+
+import httpx
+
+from app.config import RateLimit, Settings
+from app.main import create_app
+from app.serving import uvicorn_config
+from tests.realtime.harness import live_server
+
+_addresses = (f"203.0.113.{n}" for n in itertools.count(1))
+
+
+def rotating_forwarded_for() -> dict[str, str]:
+    """A different spoofed client address on every request."""
+    return {"X-Forwarded-For": next(_addresses)}
+
+
+async def login_statuses(url: str, attempts: int) -> list[int]:
+    """Failed logins from loopback, each claiming another client address and account."""
+    async with httpx.AsyncClient(base_url=url) as http:
+        return [
+            (await http.post("/auth/login", headers=rotating_forwarded_for(), json={
+                "email": f"nobody{n}@example.com", "password": "wrong password"})).status_code
+            for n in range(attempts)
+        ]
+
+
+def limited(settings: Settings, **changes: str) -> Settings:
+    return dataclasses.replace(settings, rate_limit_login_ip=RateLimit(3, 300), **changes)
+
+
+def test_no_proxy_is_trusted_by_default(settings: Settings) -> None:
+    assert settings.forwarded_allow_ips == ""
+    config = uvicorn_config(create_app(settings), settings, host="127.0.0.1", port=8000)
+    assert config.proxy_headers is False
+
+
+async def test_a_rotating_forwarded_for_from_loopback_does_not_bypass_the_login_ip_limit(
+    settings: Settings,
+) -> None:
+    async with live_server(limited(settings)) as server:
+        statuses = await login_statuses(server.url, 6)
+    assert statuses == [401, 401, 401, 429, 429, 429]
+
+
+async def test_a_configured_proxy_is_believed_about_the_client_address(
+    settings: Settings,
+) -> None:
+    async with live_server(limited(settings, forwarded_allow_ips="127.0.0.1")) as server:
+        statuses = await login_statuses(server.url, 6)
+    assert statuses == [401] * 6

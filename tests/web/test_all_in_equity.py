@@ -1,0 +1,58 @@
+"""In the browser: when two players are all-in, both see each hand's chance of the pot."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.async_api import Page, expect
+
+from tests.conftest import Mailbox
+from tests.web.conftest import LiveServer, Visitors, signed_in
+from tests.web.test_table import sit
+
+ACTOR = """() => {
+  const actions = document.getElementById("actions");
+  return actions && !actions.hidden && !actions.querySelector("button:disabled");
+}"""
+
+
+async def first_to_act(pages: list[Page]) -> Page:
+    while True:
+        for page in pages:
+            if await page.evaluate(ACTOR):
+                return page
+        await pages[0].wait_for_timeout(50)
+
+
+async def test_both_players_see_the_equity_of_an_all_in_on_each_street(
+    visitors: Visitors, live_server: LiveServer, mailbox: Mailbox
+) -> None:
+    ivy, jon = await visitors.new(), await visitors.new()
+    await signed_in(ivy, mailbox, "Ivy")
+    await signed_in(jon, mailbox, "Jon")
+    await ivy.page.goto("/")
+    form = ivy.page.locator("#create-form")
+    await form.get_by_label("Name").fill("All in")
+    await form.get_by_label("Seats", exact=True).fill("2")
+    await form.get_by_label("Fill seats with bots").uncheck()
+    await form.get_by_role("button", name="Create table").click()
+    await ivy.page.wait_for_url(re.compile(r"/table/"))
+    await sit(ivy.page, buy_in=500)
+    await jon.page.goto(ivy.page.url.split("?")[0])
+    await jon.page.get_by_role("button", name="Sit in seat").click()
+    await sit(jon.page, buy_in=500)
+
+    pages = [ivy.page, jon.page]
+    first = await first_to_act(pages)
+    await first.locator("#act-allin").click()
+    second = jon.page if first is ivy.page else ivy.page
+    await expect(second.locator("#act-call")).to_be_enabled()
+    await second.locator("#act-call").click()
+    for page in pages:
+        log = page.locator("#panel-log")
+        await expect(log).to_contain_text(re.compile(r"Equity before the flop: \w+ \d+\.\d%"))
+        await expect(log).to_contain_text("Equity after the flop")
+        await expect(log).to_contain_text("Equity after the turn")
+        # The loser of the all-in busts and leaves when the river ends the hand, so the
+        # winner's seat is sure to still show its equity (the log names both).
+        await expect(page.locator(".seat-equity").first).to_have_text(re.compile(r"^\d+\.\d%$"))

@@ -1,0 +1,40 @@
+"""In the browser: the table sends our own shuffle seed, and a finished hand's shuffle is
+verified in the page with the browser's own cryptography."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.async_api import expect
+
+from tests.conftest import Mailbox
+from tests.web.conftest import LiveServer, Visitors, signed_in
+from tests.web.test_table import create_table_with_bots, play, sit
+
+
+async def test_a_player_verifies_the_shuffle_of_a_hand_they_played(
+    visitors: Visitors, live_server: LiveServer, mailbox: Mailbox
+) -> None:
+    tab = await visitors.new()
+    page = tab.page
+    await signed_in(tab, mailbox, "Vera")
+    await create_table_with_bots(page, name="Fair table", seats=2, bots=1)
+    await sit(page, buy_in=1_000)
+    await play(page, hands=2, showdown=False)
+
+    hands = (await (await page.context.request.get("/hands")).json())["items"]
+    seats = set()
+    for hand in hands:
+        detail = await (await page.context.request.get(f"/hands/{hand['id']}")).json()
+        fairness = detail["summary"]["fairness"]
+        assert fairness is not None and len(fairness["server_seed"]) == 64
+        seats |= {c["seat"] for c in fairness["client_seeds"] if c["seat"] == hand["seat"]}
+    assert seats, "the browser's own seed was in none of the hands"
+
+    await page.goto("/")
+    await page.locator("#recent-hands tbody tr").first.get_by_role("button", name="View").click()
+    dialog = page.locator("#hand-dialog")
+    await expect(dialog).to_contain_text("Server seed")
+    await dialog.get_by_role("button", name="Verify the shuffle").click()
+    await expect(dialog.locator(".verify-result")).to_have_text(
+        re.compile(r"^Verified: the \d+ cards you saw are where the revealed seeds put them\. "))

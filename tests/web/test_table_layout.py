@@ -1,0 +1,209 @@
+"""The table reads at a glance at desktop (1280x720) and phone (390x844) size: the pot
+leaves out the bets in front of the seats, your cards are at your seat, nothing covers a
+name, a stack or your seat, the log opens without scrolling, and a seat you left is empty."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.async_api import Page, Response, expect
+
+from tests.conftest import Mailbox
+from tests.web.conftest import DESKTOP, PHONE, LiveServer, Tab, Visitors, screenshot_path, signed_in
+from tests.web.test_table import PROGRESS, chips_in, create_table_with_bots, sit
+
+# What overlaps what, read from the page's boxes: every problem found, as a sentence.
+LAYOUT_PROBLEMS = """() => {
+  const box = (e) => e.getBoundingClientRect();
+  const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
+    && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const problems = [];
+  const seats = [...document.querySelectorAll(".seat:not(.empty)")];
+  for (const seat of seats) {
+    const badge = seat.querySelector(".seat-badge");
+    const stack = seat.querySelector(".seat-stack");
+    const number = seat.dataset.seat;
+    if (badge && hit(box(badge), box(stack))) problems.push(`a badge covers stack ${number}`);
+    if (badge && !hit(box(badge), box(seat.querySelector(".seat-box")))) {
+      problems.push(`seat ${number}'s badge is outside its box`);
+    }
+  }
+  const names = [...document.querySelectorAll(".seat-name")];
+  for (const cards of document.querySelectorAll(".seat-cards")) {
+    for (const name of names) {
+      if (hit(box(cards), box(name))) problems.push(`cards cover the name ${name.title}`);
+    }
+  }
+  const boxes = [...document.querySelectorAll(".seat-box")];
+  boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b) => {
+    if (hit(box(a), box(b))) problems.push("two seats overlap");
+  }));
+  const mine = document.querySelector(".seat.mine .seat-box");
+  if (mine) {
+    const r = box(mine);
+    const bar = box(document.getElementById("action-bar"));
+    if (hit(r, bar)) problems.push("the action bar covers your seat");
+    const offScreen = r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth;
+    if (offScreen) problems.push("your seat is off the screen");
+  }
+  return problems;
+}"""
+
+# The amounts on the felt: the collected pot, the total line, the bets in front of seats.
+POT_READING = """() => {
+  const amount = (text) => Number((text || "").replace(/\\D/g, "") || 0);
+  return {
+    pot: amount(document.querySelector("#pots .pot-total")?.textContent),
+    total: document.querySelector("#pots .pot-grand")?.textContent ?? null,
+    bets: [...document.querySelectorAll("#seats .bet")].map((b) => amount(b.textContent)),
+  };
+}"""
+
+
+async def our_turn(page: Page) -> None:
+    handle = await page.wait_for_function(PROGRESS, arg=[999, False], timeout=60_000)
+    assert await handle.json_value() == "act"
+
+
+async def check_or_call(page: Page) -> None:
+    await page.locator("#act-check, #act-call").filter(visible=True).first.click()
+    await expect(page.locator("#actions button:disabled")).to_have_count(0)
+
+
+async def layout_problems(page: Page) -> list[str]:
+    return list(await page.evaluate(LAYOUT_PROBLEMS))
+
+
+async def pot_reading(page: Page) -> dict[str, Any]:
+    return dict(await page.evaluate(POT_READING))
+
+
+async def seated_at_bots(tab: Tab, mailbox: Mailbox, name: str) -> Page:
+    await signed_in(tab, mailbox, name)
+    await create_table_with_bots(tab.page, name=f"{name}'s table", seats=6, bots=5)
+    await sit(tab.page, buy_in=1_000)
+    return tab.page
+
+
+SIZES = pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+
+
+@SIZES
+async def test_the_pot_leaves_out_the_bets_in_front_of_the_seats(
+    visitors: Visitors, live_server: LiveServer, mailbox: Mailbox, viewport: dict[str, int]
+) -> None:
+    page = await seated_at_bots(await visitors.new(viewport=viewport), mailbox, "Pia")
+    await our_turn(page)
+    preflop = await pot_reading(page)
+    # Nothing is collected before the flop: the blinds and calls are bets in front of seats.
+    assert preflop["pot"] == 0
+    assert preflop["total"] == f"Total pot {sum(preflop['bets']):,}"
+    for _ in range(30):
+        if await page.locator("#board .pcard[data-card]").count() >= 3:
+            break
+        await check_or_call(page)
+        await our_turn(page)
+    reading = await pot_reading(page)
+    assert reading["pot"] > 0
+    if reading["bets"]:
+        assert reading["total"] == f"Total pot {reading['pot'] + sum(reading['bets']):,}"
+    else:
+        assert reading["total"] is None
+
+
+@SIZES
+async def test_your_own_cards_are_face_up_at_your_seat(
+    visitors: Visitors, live_server: LiveServer, mailbox: Mailbox, viewport: dict[str, int]
+) -> None:
+    page = await seated_at_bots(await visitors.new(viewport=viewport), mailbox, "Quinn")
+    await our_turn(page)
+    at_seat = page.locator(".seat.mine .seat-cards .pcard[data-card]")
+    await expect(at_seat).to_have_count(2)
+    for card in await at_seat.all():
+        await expect(card).to_be_in_viewport(ratio=1)
+    cards = "cs => cs.map(c => c.dataset.card)"
+    assert await at_seat.evaluate_all(cards) == await page.locator(
+        "#my-cards .pcard[data-card]").evaluate_all(cards)
+
+
+async def play_and_check_layout(page: Page, name: str) -> None:
+    """At each of our turns until the flop, and after we fold, nothing covers anything."""
+    for _ in range(30):
+        await our_turn(page)
+        assert await layout_problems(page) == []
+        if await page.locator("#board .pcard[data-card]").count() >= 3:
+            break
+        await check_or_call(page)
+    await page.screenshot(path=screenshot_path(f"table-{name}"))
+    await page.locator("#act-fold").click()
+    await expect(page.locator(".seat.mine .seat-badge")).to_have_text("Folded")
+    assert await layout_problems(page) == []
+
+
+async def test_at_desktop_size_no_card_badge_or_bar_covers_a_name_a_stack_or_your_seat(
+    visitors: Visitors, live_server: LiveServer, mailbox: Mailbox
+) -> None:
+    page = await seated_at_bots(await visitors.new(viewport=DESKTOP), mailbox, "Rosa")
+    await play_and_check_layout(page, "desktop")
+
+
+async def test_on_a_phone_no_card_badge_or_bar_covers_a_name_a_stack_or_your_seat(
+    visitors: Visitors, live_server: LiveServer, mailbox: Mailbox
+) -> None:
+    page = await seated_at_bots(await visitors.new(viewport=PHONE), mailbox, "Sami")
+    await play_and_check_layout(page, "phone")
+
+
+async def test_on_a_phone_the_hand_log_opens_without_scrolling(
+    visitors: Visitors, live_server: LiveServer, mailbox: Mailbox
+) -> None:
+    page = await seated_at_bots(await visitors.new(viewport=PHONE), mailbox, "Tove")
+    await our_turn(page)
+    assert await page.evaluate("document.scrollingElement.scrollHeight <= innerHeight")
+    await expect(page.locator("#panel-log")).to_be_hidden()
+    toggle = page.get_by_role("button", name="Log & chat")
+    await expect(toggle).to_be_in_viewport(ratio=1)
+    await toggle.click()
+    log = page.locator("#panel-log")
+    await expect(log).to_be_in_viewport()
+    await expect(log).to_contain_text("posts the big blind")
+    assert await page.evaluate("scrollY") == 0
+    await expect(page.locator("#act-fold")).to_be_in_viewport()  # still in reach
+    await page.screenshot(path=screenshot_path("table-phone-log"))
+    await page.get_by_role("tab", name="Chat").click()
+    await expect(page.locator("#chat-text")).to_be_in_viewport()
+    await page.get_by_role("button", name="Close").click()
+    await expect(log).to_be_hidden()
+    await expect(page.locator("#act-fold")).to_be_in_viewport()
+
+
+@SIZES
+async def test_a_seat_you_left_is_empty_with_no_broken_avatar(
+    visitors: Visitors, live_server: LiveServer, mailbox: Mailbox, viewport: dict[str, int]
+) -> None:
+    tab = await visitors.new(viewport=viewport)
+    page = await seated_at_bots(tab, mailbox, "Uma")
+    missing: list[str] = []
+
+    def on_response(response: Response) -> None:
+        if response.status >= 400:
+            missing.append(f"{response.status} {response.url}")
+
+    page.on("response", on_response)
+    seat = await page.locator(".seat.mine").get_attribute("data-seat")
+    await our_turn(page)
+    await page.get_by_role("button", name="Leave seat").click()
+    await expect(page.locator("#table-message")).to_contain_text("when this hand ends")
+    cashed_out = page.locator("#panel-log li", has_text="You cashed out")
+    await expect(cashed_out).to_have_count(1)
+    old_seat = page.locator(f'.seat[data-seat="{seat}"]')
+    await expect(old_seat).to_have_class(re.compile(r"\bempty\b"))
+    await expect(old_seat.locator(".seat-stack, .seat-badge, img")).to_have_count(0)
+    await expect(page.locator("#table-message")).to_be_hidden()
+    await expect(page.locator("#my-cards")).to_contain_text("pick an empty seat")
+    await expect(page.locator("#my-cards .hint")).to_be_visible()
+    assert chips_in(await cashed_out.inner_text()) > 0
+    assert await page.locator('img[src*="/users//"]').count() == 0
+    assert missing == []
