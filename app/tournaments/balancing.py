@@ -14,9 +14,11 @@ Between hands, with the tables' seats as they are:
    big blind soonest at the new table: the same position, or worse.
 
 A table in the middle of a hand is never broken or moved from; players may
-be seated at it (they are dealt in from its next hand). So the moves wait
-until the table that owes them finishes its hand, and after any balancing
-point at which every table is between hands the tables differ by at most one.
+be seated at it (they are dealt in from its next hand) unless it is due to
+break: a table that will break never receives players, and until it breaks
+the others balance among themselves. So the moves wait until the table that
+owes them finishes its hand, and after any balancing point at which every
+table is between hands the tables differ by at most one.
 
 >>> tables = [Seating(1, 3, {0: "a", 1: "b", 2: "c"}, button=0), Seating(2, 3, {0: "d"})]
 >>> [(m.player, m.to_table, m.to_seat) for m in plan_moves(tables, rng=Random(1))]
@@ -132,16 +134,14 @@ def apply_moves(tables: dict[int, Seating], moves: Sequence[Move]) -> None:
 
 def _breaks(work: dict[int, Seating], free: set[int], rng: Random) -> list[Move]:
     moves: list[Move] = []
-    players = sum(len(t.seats) for t in work.values())
-    size = max(t.size for t in work.values())
-    while len(work) > tables_needed(players, size):
-        breaking = work[max(work)]
-        if breaking.number not in free:
+    kept = _kept(work)
+    for number in sorted(set(work) - kept, reverse=True):
+        if number not in free:
             break  # the fixed order waits for this table's hand to end
-        del work[breaking.number]
+        breaking = work.pop(number)
         for seat, player in sorted(breaking.seats.items()):
             target = min(
-                (t for t in work.values() if t.empty_seats),
+                (work[n] for n in kept if work[n].empty_seats),
                 key=lambda t: (len(t.seats), t.number),
             )
             to_seat = rng.choice(target.empty_seats)
@@ -154,14 +154,15 @@ def _breaks(work: dict[int, Seating], free: set[int], rng: Random) -> list[Move]
 
 def _balance(work: dict[int, Seating], free: set[int]) -> list[Move]:
     moves: list[Move] = []
-    while len(work) > 1:
-        counts = {n: len(t.seats) for n, t in work.items()}
+    kept = _kept(work)  # a table due to break (still in a hand) neither gives nor receives
+    while len(kept) > 1:
+        counts = {n: len(work[n].seats) for n in kept}
         low = min(counts.values())
         sources = [n for n, c in counts.items() if c - low > 1 and n in free]
         if not sources:
             return moves
         source = work[max(sources, key=lambda n: (counts[n], n))]
-        target = work[min(work, key=lambda n: (counts[n], n))]
+        target = work[min(counts, key=lambda n: (counts[n], n))]
         seat = next_big_blind(source)
         if seat is None:
             return moves
@@ -172,6 +173,13 @@ def _balance(work: dict[int, Seating], free: set[int]) -> list[Move]:
             Move(player, source.number, seat, target.number, to_seat, MoveReason.BALANCE)
         )
     return moves
+
+
+def _kept(work: dict[int, Seating]) -> set[int]:
+    """The tables that stay: the lowest numbers, as many as the players left need."""
+    players = sum(len(t.seats) for t in work.values())
+    size = max(t.size for t in work.values())
+    return set(sorted(work)[: tables_needed(players, size)])
 
 
 def _occupants(seats: dict[int, str]) -> dict[int, Occupant]:

@@ -80,3 +80,25 @@ def test_the_final_table_forms_when_everyone_fits_at_one() -> None:
     apply_moves(tables, plan_moves(list(tables.values()), rng=Random(5)))
 
     assert list(tables) == [1] and len(tables[1].seats) == 9
+
+
+def test_a_table_due_to_break_in_the_middle_of_a_hand_receives_nobody() -> None:
+    tables = [_table(1, list(range(7))), _table(2, list(range(7))), _table(3, [0, 1, 2, 3])]
+
+    # 18 players fit at two tables: table 3 breaks after its hand; 7 and 7 are balanced.
+    assert plan_moves(tables, rng=Random(6), idle={1, 2}) == []
+
+
+def test_players_of_a_breaking_table_never_go_to_another_table_due_to_break() -> None:
+    tables = {1: _table(1, list(range(7))), 2: _table(2, [0, 1]),
+              3: _table(3, [0, 1, 2, 3]), 4: _table(4, [0, 1, 2, 3])}
+
+    # 17 players fit at two tables: 4 breaks now, 3 (in a hand) after it.
+    moves = plan_moves(list(tables.values()), rng=Random(7), idle={1, 2, 4})
+    apply_moves(tables, moves)
+
+    assert {m.from_table for m in moves} == {4} and {m.to_table for m in moves} == {2}
+    assert {n: len(t.seats) for n, t in tables.items()} == {1: 7, 2: 6, 3: 4}
+    moves = plan_moves(list(tables.values()), rng=Random(7))
+    apply_moves(tables, moves)
+    assert sorted(len(t.seats) for t in tables.values()) == [8, 9]
