@@ -8,7 +8,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import User, UserStatus
-from app.db.tables import HandPlayer
+from app.db.tables import HandPlayer, HandRecord, TableRecord
 from app.leaderboard.schemas import Period
 
 SPANS = {Period.DAY: timedelta(days=1), Period.WEEK: timedelta(days=7)}
@@ -18,10 +18,15 @@ async def leaders(
     session: AsyncSession, period: Period, *, now: datetime, limit: int
 ) -> list[tuple[User, int, int]]:
     """The players with the most net credits over ``period`` (to ``now``), best first, with
-    their hands played; only active accounts that have not opted out."""
+    their hands played; only active accounts that have not opted out. Cash tables only:
+    tournament hands are played for tournament chips (the rule of ``hands.service.stats_of``)."""
     net = func.sum(HandPlayer.net).label("net")
     hands = func.count().label("hands")
-    query = (select(HandPlayer.user_id, net, hands).group_by(HandPlayer.user_id))
+    tournament_tables = select(TableRecord.id).where(TableRecord.tournament_id.is_not(None))
+    query = (select(HandPlayer.user_id, net, hands)
+             .join(HandRecord, HandRecord.id == HandPlayer.hand_id)
+             .where(HandRecord.table_id.not_in(tournament_tables))
+             .group_by(HandPlayer.user_id))
     if period in SPANS:
         query = query.where(HandPlayer.ended_at >= now - SPANS[period])
     totals = query.subquery()

@@ -65,6 +65,28 @@ async def test_players_are_ranked_by_net_winnings_over_each_period(
     assert board(await client.get("/leaderboard?period=all&limit=1")) == [(a, 530, 3)]
 
 
+async def test_tournament_chips_do_not_count_as_winnings(
+    client: httpx.AsyncClient, accounts: Accounts, database: Database
+) -> None:
+    ann, bob = await accounts.player(), await accounts.player()
+    await played(database, [(ann, 40, timedelta(hours=1))])
+    async with database.sessions() as session:
+        session.add(TableRecord(id="m" * 12, name="Sunday turbo 1", private=False, config={},
+                                state={}, status=TableStatus.CLOSED, tournament_id="s" * 32))
+        await session.flush()
+        session.add(HandRecord(id="h" * 32, table_id="m" * 12, number=1, pot=3000, phh="",
+                               summary={}, started_at=NOW, ended_at=NOW))
+        await session.flush()
+        for seat, (player, net) in enumerate([(bob, 1500), (ann, -1500)]):
+            session.add(HandPlayer(hand_id="h" * 32, user_id=player.id, seat=seat, net=net,
+                                   ended_at=NOW))
+        await session.commit()
+
+    for period in ("day", "week", "all"):
+        assert board(await client.get(f"/leaderboard?period={period}")) == [
+            (ann.public_id, 40, 1)]
+
+
 async def test_a_player_who_opts_out_is_left_off_and_can_come_back(
     client: httpx.AsyncClient, accounts: Accounts, database: Database
 ) -> None:
