@@ -15,7 +15,7 @@ standard error.
 
 >>> r = range_equity(["QQ+,AKs", "AhKd"], board="Ks 7d 2c")
 >>> r.exact, [round(h.equity, 4) for h in r.hands]
-(True, [0.7805, 0.2195])
+(True, [0.4354, 0.5646])
 """
 
 from __future__ import annotations

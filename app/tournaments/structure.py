@@ -7,7 +7,7 @@ after ``elapsed`` seconds of play.
 
 >>> turbo = preset("turbo")
 >>> position(turbo, 0).level.stakes().to_dict()
-{'small_blind': 10, 'big_blind': 20, 'ante': 0, 'big_blind_ante': False}
+{'small_blind': 10, 'big_blind': 20, 'ante': 0, 'big_blind_ante': False, 'straddle': 0}
 >>> p = position(turbo, 5 * 60 + 30)
 >>> (p.index, p.level.big_blind, p.remaining)
 (1, 30, 270)
