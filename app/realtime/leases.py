@@ -14,6 +14,14 @@ claimed) is an *orphan*, and any live process may claim it with a
 compare-and-set on the token it saw. The claimer restores the table from what
 was committed, exactly as a restart does.
 
+Nothing here waits on a paused process. On PostgreSQL every transaction that writes
+tables or leases bounds its lock waits and its idle time (:func:`bound_waits`): a
+process stopped inside a transaction has its session ended by the server, and its
+row locks with it, instead of holding them for as long as it stays stopped. Claims
+and the clearing of dead peers skip rows another transaction holds (``SKIP
+LOCKED``) and try again on the next heartbeat, and the heartbeat row is kept by its
+own task, so adopting tables and beating never wait for each other.
+
 Time comes from each process's clock; a machine whose clock runs far ahead may
 claim a live process's tables early, which fencing makes safe (the old owner's
 next write is refused and it gives the table up), only slower.
@@ -21,18 +29,43 @@ next write is refused and it gives the table up), only slower.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import os
 import secrets
 import socket
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import and_, delete, func, insert, or_, select, update
+from sqlalchemy import and_, delete, func, insert, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.engine import Database
 from app.db.models import utcnow
 from app.db.tables import ServerProcess, TableRecord, TableStatus
+
+log = logging.getLogger(__name__)
+
+# PostgreSQL ends a session left idle inside a transaction this long (a paused
+# process's: its locks go with it and nothing of it commits) ...
+IDLE_IN_TRANSACTION = "5s"
+# ... and no statement of ours waits longer than this for a row lock.
+LOCK_TIMEOUT = "5s"
+# Lease statements wait less: a claim that finds a row busy tries again next beat.
+LEASE_LOCK_TIMEOUT = "1s"
+
+
+async def bound_waits(connection: Any, *, lock_timeout: str = LOCK_TIMEOUT) -> None:
+    """On PostgreSQL, bound this transaction's lock waits and its idle time; nothing on
+    SQLite (one process runs its tables, under the table lock)."""
+    if connection.dialect.name != "postgresql":
+        return
+    await connection.execute(
+        text("SELECT set_config('lock_timeout', :lock, true), "
+             "set_config('idle_in_transaction_session_timeout', :idle, true)"),
+        {"lock": lock_timeout, "idle": IDLE_IN_TRANSACTION})
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +99,7 @@ class Leases:
         self.database = database
         self.process_id = process_id
         self.lease_seconds = lease_seconds
+        self._keeper: asyncio.Task[None] | None = None
 
     def _stale_before(self) -> datetime:
         return utcnow() - timedelta(seconds=self.lease_seconds)
@@ -77,11 +111,29 @@ class Leases:
             await connection.execute(insert(ServerProcess).values(
                 id=self.process_id, host=socket.gethostname()[:255], started_at=now,
                 heartbeat_at=now, draining=False, tables=0))
+        if self._keeper is None:
+            self._keeper = asyncio.create_task(self._keep_alive(), name="leases:alive")
+
+    async def _keep_alive(self) -> None:
+        """Beat this process's heartbeat on its own, a third of a lease apart, so slow
+        work on the lobby's heartbeat (adopting many tables) never lets the leases lapse."""
+        while True:
+            await asyncio.sleep(self.lease_seconds / 3)
+            try:
+                async with self.database.engine.begin() as connection:
+                    await bound_waits(connection, lock_timeout=LEASE_LOCK_TIMEOUT)
+                    await connection.execute(
+                        update(ServerProcess).where(ServerProcess.id == self.process_id)
+                        .values(heartbeat_at=utcnow()))
+            except Exception:
+                log.warning("the heartbeat could not be written; trying again",
+                            exc_info=True)
 
     async def heartbeat(self, tables: int, *, draining: bool = False) -> None:
         """Say this process is alive and how many tables it runs; forget long-dead peers."""
         now = utcnow()
         async with self.database.engine.begin() as connection:
+            await bound_waits(connection, lock_timeout=LEASE_LOCK_TIMEOUT)
             updated = await connection.execute(
                 update(ServerProcess).where(ServerProcess.id == self.process_id)
                 .values(heartbeat_at=now, tables=tables, draining=draining))
@@ -89,12 +141,22 @@ class Leases:
                 await connection.execute(insert(ServerProcess).values(
                     id=self.process_id, host=socket.gethostname()[:255], started_at=now,
                     heartbeat_at=now, draining=draining, tables=tables))
-            await connection.execute(delete(ServerProcess).where(
-                ServerProcess.heartbeat_at < now - timedelta(seconds=60 * self.lease_seconds)))
+            # Long-dead peers: rows another process is clearing at the moment are skipped.
+            dead = (select(ServerProcess.id)
+                    .where(ServerProcess.heartbeat_at
+                           < now - timedelta(seconds=60 * self.lease_seconds))
+                    .with_for_update(skip_locked=True))
+            await connection.execute(delete(ServerProcess).where(ServerProcess.id.in_(dead)))
 
     async def unregister(self) -> None:
         """Remove this process (at a clean stop, after its leases are released)."""
+        if self._keeper is not None:
+            self._keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._keeper
+            self._keeper = None
         async with self.database.engine.begin() as connection:
+            await bound_waits(connection, lock_timeout=LEASE_LOCK_TIMEOUT)
             await connection.execute(delete(ServerProcess).where(
                 ServerProcess.id == self.process_id))
 
@@ -137,18 +199,21 @@ class Leases:
 
     async def claim(self, lease: Lease) -> int | None:
         """Take a table whose lease is as ``lease`` says; the new token, or None when
-        someone changed it first."""
+        someone changed it first or its row is busy (try again later)."""
         async with self.database.engine.begin() as connection:
+            await bound_waits(connection, lock_timeout=LEASE_LOCK_TIMEOUT)
             return await _swap(connection, lease, self.process_id)
 
     async def release(self, table_id: str, token: int) -> bool:
-        """Give a table up (draining), if this process still owns it."""
+        """Give a table up (draining), if this process still owns it. The token moves
+        on, so nothing this process still holds can write the table any more."""
         async with self.database.engine.begin() as connection:
+            await bound_waits(connection, lock_timeout=LEASE_LOCK_TIMEOUT)
             result = await connection.execute(
                 update(TableRecord)
                 .where(TableRecord.id == table_id, TableRecord.lease_token == token,
                        TableRecord.lease_owner == self.process_id)
-                .values(lease_owner=None))
+                .values(lease_owner=None, lease_token=token + 1))
             return bool(result.rowcount)
 
     async def still_mine(self, tokens: dict[str, int]) -> set[str]:
@@ -181,12 +246,18 @@ class Leases:
 
 
 async def _swap(connection: AsyncConnection, lease: Lease, owner: str) -> int | None:
-    """Compare-and-set a table's owner: the new token, or None when it changed."""
+    """Compare-and-set a table's owner: the new token, or None when it changed or its row
+    is locked (a writer, a claimer, or a paused process mid-transaction: never waited
+    for)."""
     seen_owner = (TableRecord.lease_owner.is_(None) if lease.owner is None
                   else TableRecord.lease_owner == lease.owner)
+    free = (select(TableRecord.id)
+            .where(and_(TableRecord.id == lease.table_id,
+                        TableRecord.lease_token == lease.token,
+                        seen_owner, TableRecord.status == TableStatus.OPEN))
+            .with_for_update(skip_locked=True))
     result = await connection.execute(
         update(TableRecord)
-        .where(and_(TableRecord.id == lease.table_id, TableRecord.lease_token == lease.token,
-                    seen_owner, TableRecord.status == TableStatus.OPEN))
+        .where(TableRecord.id.in_(free), TableRecord.lease_token == lease.token)
         .values(lease_owner=owner, lease_token=lease.token + 1))
     return lease.token + 1 if result.rowcount else None

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, select, update
+from sqlalchemy import Table, and_, bindparam, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -31,6 +32,7 @@ from app.db.models import LedgerReason, Role, User, UserStatus, utcnow
 from app.db.tables import HandPlayer, HandRecord, TableRecord, TableStatus
 from app.metrics import Metrics
 from app.realtime.errors import TableMoved
+from app.realtime.leases import bound_waits
 
 HOUSE_EMAIL = "house@bots.invalid"
 
@@ -71,11 +73,17 @@ def _at(timestamp: float) -> datetime:
 
 
 _TABLES = cast(Table, TableRecord.__table__)
-_SAVE_STATE = (
-    update(_TABLES).where(_TABLES.c.id == bindparam("key"))
-    .values(state=bindparam("new_state"), updated_at=bindparam("now"))
-)
+# Every write of a table's state names the fencing token it holds: the database itself
+# refuses a stale owner (0 rows match). A write without a token (tools, tests) only
+# changes a table no process owns.
+_FENCED = and_(_TABLES.c.id == bindparam("key"), _TABLES.c.lease_token == bindparam("token"))
+_UNOWNED = and_(_TABLES.c.id == bindparam("key"), _TABLES.c.lease_owner.is_(None))
+_NEW_STATE: dict[str, Any] = {"state": bindparam("new_state"), "updated_at": bindparam("now")}
+_SAVE_FENCED = update(_TABLES).where(_FENCED).values(_NEW_STATE)
+_SAVE_UNOWNED = update(_TABLES).where(_UNOWNED).values(_NEW_STATE)
 _Pending = tuple[int | None, dict[str, Any], list[asyncio.Future[None]]]
+
+log = logging.getLogger(__name__)
 
 
 def _moved(table_id: str) -> TableMoved:
@@ -83,12 +91,41 @@ def _moved(table_id: str) -> TableMoved:
                       retry_after=1)
 
 
-async def _tokens(connection: Any, table_ids: list[str]) -> dict[str, int]:
-    """The current fencing token of each table, its row locked until the commit."""
-    rows = await connection.execute(
-        select(_TABLES.c.id, _TABLES.c.lease_token).where(_TABLES.c.id.in_(table_ids))
-        .with_for_update())
-    return {row.id: row.lease_token for row in rows}
+def _refused_log(table_id: str, token: int | None) -> None:
+    log.warning("table %s: write refused by the database: fencing token %s is not the "
+                "table's (another process owns it)", table_id, token)
+
+
+async def _write_states(connection: Any, rows: list[dict[str, Any]]) -> set[str]:
+    """Write each row's state where its fencing token still holds; the tables refused."""
+    refused: set[str] = set()
+    for statement, batch in ((_SAVE_FENCED, [r for r in rows if r["token"] is not None]),
+                             (_SAVE_UNOWNED, [r for r in rows if r["token"] is None])):
+        if not batch:
+            continue
+        result = await connection.execute(statement, batch)
+        sane = len(batch) == 1 or connection.dialect.supports_sane_multi_rowcount
+        if sane and result.rowcount == len(batch):
+            continue
+        refused |= await _unwritten(connection, batch)
+    for table_id in refused:
+        _refused_log(table_id, next(r["token"] for r in rows if r["key"] == table_id))
+    return refused
+
+
+async def _unwritten(connection: Any, batch: list[dict[str, Any]]) -> set[str]:
+    """Which rows of a batch just written did not match (their fence did not hold).
+
+    A row that matched stays locked by this transaction, so it still matches; tokens
+    only grow, so one that did not match never will."""
+    wanted = {r["key"]: r["token"] for r in batch}
+    found = await connection.execute(
+        select(_TABLES.c.id, _TABLES.c.lease_token, _TABLES.c.lease_owner)
+        .where(_TABLES.c.id.in_(list(wanted))))
+    holds = {row.id for row in found
+             if (row.lease_token == wanted[row.id] if wanted[row.id] is not None
+                 else row.lease_owner is None)}
+    return set(wanted) - holds
 
 
 class StateWriter:
@@ -96,9 +133,10 @@ class StateWriter:
 
     A table awaits :meth:`save` before it announces anything. While one batch
     commits, the states of other tables gather for the next, so under load many
-    tables share each commit; alone, a table's save commits at once. A state whose
-    fencing token is no longer the table's is not written: its save raises
-    :class:`~app.realtime.errors.TableMoved`.
+    tables share each commit; alone, a table's save commits at once. Each table's
+    UPDATE carries its fencing token in its WHERE clause, so the database writes no
+    state whose token is no longer the table's: that save raises
+    :class:`~app.realtime.errors.TableMoved` (the other tables of the batch commit).
     """
 
     def __init__(self, database: Database, metrics: Metrics) -> None:
@@ -147,16 +185,13 @@ class StateWriter:
                                 future.set_result(None)
 
     async def _commit(self, batch: dict[str, _Pending]) -> set[str]:
-        """Write the batch; the tables whose token was stale (not written)."""
+        """Write the batch; the tables whose token was stale (the database refused them)."""
         now = utcnow()
+        rows = [{"key": table_id, "token": token, "new_state": state, "now": now}
+                for table_id, (token, state, _) in batch.items()]
         async with self.turn, self.database.engine.begin() as connection:
-            fenced = [table_id for table_id, (token, _, _) in batch.items() if token is not None]
-            current = await _tokens(connection, fenced) if fenced else {}
-            refused = {t for t in fenced if current.get(t) != batch[t][0]}
-            rows = [{"key": table_id, "new_state": state, "now": now}
-                    for table_id, (_, state, _) in batch.items() if table_id not in refused]
-            if rows:
-                await connection.execute(_SAVE_STATE, rows)
+            await bound_waits(connection)
+            refused = await _write_states(connection, rows)
         self.metrics.commits.labels("states").inc()
         return refused
 
@@ -217,8 +252,9 @@ class TableStore:
     async def save(self, table_id: str, state: dict[str, Any], *, token: int | None = None
                    ) -> None:
         """Write a table's state (after an action, a join, a chat line...), committed
-        together with the other tables' changes of the moment; with ``token``, only while
-        it is the table's fencing token (else :class:`TableMoved`)."""
+        together with the other tables' changes of the moment, only while ``token`` is the
+        table's fencing token (else :class:`TableMoved`); without a token, only while no
+        process owns the table."""
         await self.writer.save(table_id, state, token)
 
     async def commit(
@@ -226,16 +262,21 @@ class TableStore:
         token: int | None = None,
     ) -> dict[int | None, int]:
         """Move chips, store a finished hand or close the table, and write the new state,
-        all in one transaction; with ``token``, only while it is the table's fencing token
-        (else :class:`TableMoved`, and nothing changes). Returns the balance left after
+        all in one transaction, only while ``token`` is the table's fencing token (without
+        one: while no process owns the table); else :class:`TableMoved`, and nothing
+        changes. Returns the balance left after
         each buy-in, by account."""
         house = await self.house() if _touches_house(movement) else None
         balances: dict[int | None, int] = {}
         async with self.writer.turn, self.database.sessions() as session:
-            if token is not None:
-                current = await _tokens(await session.connection(), [table_id])
-                if current.get(table_id) != token:
-                    raise _moved(table_id)
+            connection = await session.connection()
+            await bound_waits(connection)
+            # The state first: its fenced UPDATE refuses a stale owner before any chip
+            # moves (and locks the table's row, as a claim would, until the commit).
+            if not await _write_state(connection, table_id, state, token,
+                                      closing=movement.closing):
+                _refused_log(table_id, token)
+                raise _moved(table_id)
             for buy_in in movement.buy_ins:
                 entry = await ledger.escrow(session, _account(buy_in, house), table_id,
                                             buy_in.amount)
@@ -246,7 +287,6 @@ class TableStore:
                 await ledger.release(session, _account(payout, house), table_id, payout.amount)
             if movement.closing:
                 await _close(session, table_id, await self.house())
-            await _write_state(session, table_id, state, closing=movement.closing)
             await session.commit()
         self.metrics.commits.labels("chips").inc()
         return balances
@@ -304,12 +344,18 @@ async def _close(session: AsyncSession, table_id: str, house: int) -> None:
 
 
 async def _write_state(
-    session: AsyncSession, table_id: str, state: dict[str, Any], *, closing: bool = False
-) -> None:
+    connection: Any, table_id: str, state: dict[str, Any], token: int | None, *,
+    closing: bool = False,
+) -> bool:
+    """Write one table's state under its fence; whether the database accepted it."""
     values: dict[str, Any] = {"state": state, "updated_at": utcnow()}
     if closing:
         values.update(status=TableStatus.CLOSED, closed_at=utcnow())
-    await session.execute(update(TableRecord).where(TableRecord.id == table_id).values(values))
+    fence = (_TABLES.c.lease_token == token if token is not None
+             else _TABLES.c.lease_owner.is_(None))
+    result = await connection.execute(
+        update(_TABLES).where(_TABLES.c.id == table_id, fence).values(values))
+    return bool(result.rowcount == 1)
 
 
 async def house_account(session: AsyncSession, *, bankroll: int = 0) -> int:
