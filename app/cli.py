@@ -1,5 +1,5 @@
 """The ``holdem`` command: serve, migrate, create-admin, demote, eval, equity, outs, replay,
-verify-hand, audit, protocol."""
+verify-hand, audit, house, protocol."""
 
 from __future__ import annotations
 
@@ -360,6 +360,58 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return 0 if report.balanced else 1
 
 
+@_one_line_errors
+def cmd_house(args: argparse.Namespace) -> int:
+    """Show the bots' bankroll, or fund it as an admin (a ledger entry and an audit-log line)."""
+    import asyncio
+
+    from pydantic import ValidationError
+    from sqlalchemy import select
+
+    from app.admin.house import HouseFunding, fund, house_report
+    from app.config import get_settings
+    from app.db.engine import Database
+    from app.db.models import Role, User
+    from app.errors import HoldemError
+    from app.realtime.store import house_account
+
+    settings = get_settings()
+    try:
+        funding = HouseFunding(amount=args.amount, reason=args.reason) if args.amount else None
+    except ValidationError as exc:
+        raise HoldemError(f"invalid funding: {exc.errors()[0]['msg']}") from None
+
+    async def run() -> str:
+        database = Database(settings.database_url)
+        try:
+            async with database.sessions() as session:
+                house = await house_account(session, bankroll=settings.house_initial_bankroll)
+                if funding is not None:
+                    admin = await session.scalar(select(User).where(User.email == args.admin))
+                    if admin is None or admin.role != Role.ADMIN:
+                        raise HoldemError(f"{args.admin!r} is not an admin account")
+                    await fund(session, admin, house, funding)
+                await session.commit()
+                report = await house_report(session, house,
+                                            table_share=settings.house_table_share)
+                return report.model_dump_json(indent=2)
+        finally:
+            await database.dispose()
+
+    print(asyncio.run(run()))
+    return 0
+
+
+def _add_house_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    house = sub.add_parser("house", help="the bots' bankroll: show it, or fund it as an admin")
+    house.add_argument("--fund", dest="amount", type=int, metavar="CREDITS",
+                       help="add this many credits (needs --reason and --admin)")
+    house.add_argument("--reason", default="", help="why, kept with the ledger entry")
+    house.add_argument("--admin", default="", metavar="EMAIL",
+                       help="the admin account the audit log names")
+    house.set_defaults(func=cmd_house)
+
+
 async def _stored_phh(hand_id: str) -> str:
     """The full PHH text of a stored hand, from the configured database."""
     from app.config import get_settings
@@ -441,7 +493,7 @@ def cmd_protocol(args: argparse.Namespace) -> int:
 
 
 DESCRIPTION = ("The holdem command: serve, migrate, create-admin, demote, eval, equity, outs, "
-               "replay, protocol.")
+               "replay, audit, house, protocol.")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -462,6 +514,7 @@ def build_parser() -> argparse.ArgumentParser:
     audit = sub.add_parser("audit", help="reconcile balances, table chips and hand results")
     audit.add_argument("--json", action="store_true", help="print one JSON object")
     audit.set_defaults(func=cmd_audit)
+    _add_house_command(sub)
     _add_verify_command(sub)
     doc = sub.add_parser("protocol", help="the Socket.IO protocol page (docs/PROTOCOL.md)")
     doc.add_argument("--write", action="store_true", help="write docs/PROTOCOL.md")

@@ -267,8 +267,15 @@ class Settings:
     table_idle_seconds: float = field(
         default_factory=lambda: _env_float("TABLE_IDLE_SECONDS", 900)
     )
+    # The bots' bankroll granted once, as an audited ledger entry, when the house account is
+    # created; after that only an admin funds it (POST /admin/house/credits, holdem house).
     house_initial_bankroll: int = field(
-        default_factory=lambda: _env_int("HOUSE_INITIAL_BANKROLL", 1_000_000)
+        default_factory=lambda: _env_int("HOUSE_INITIAL_BANKROLL", 100_000)
+    )
+    # The most the house may risk at one table (a full buy-in per bot seat), as a share of
+    # its bankroll there: at higher stakes bots do not sit.
+    house_table_share: float = field(
+        default_factory=lambda: _env_float("HOUSE_TABLE_SHARE", 0.1)
     )
     # Socket.IO requests per connection and per client address; unread bytes per connection.
     rate_limit_socket: RateLimit = field(
@@ -308,6 +315,10 @@ class Settings:
             )
         if self.smtp_security not in SMTP_SECURITY_MODES:
             raise ConfigError(f"SMTP_SECURITY must be one of {SMTP_SECURITY_MODES}")
+        if self.house_initial_bankroll < 0 or not 0 < self.house_table_share <= 1:
+            raise ConfigError("HOUSE_INITIAL_BANKROLL must be 0 or more and HOUSE_TABLE_SHARE "
+                              f"above 0 and at most 1, got {self.house_initial_bankroll} and "
+                              f"{self.house_table_share}")
 
 
 @lru_cache

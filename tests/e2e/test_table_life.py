@@ -133,7 +133,8 @@ async def test_a_table_nobody_plays_at_closes_and_leaves_the_lobby(
 async def test_bots_sit_only_while_the_house_can_pay_and_an_admin_funds_it(
     settings: Settings, mailbox: Mailbox
 ) -> None:
-    tuned = realtime_settings(settings, house_initial_bankroll=1_500)
+    # The whole bankroll may be at one table here: only covering the buy-ins counts.
+    tuned = realtime_settings(settings, house_initial_bankroll=1_500, house_table_share=1.0)
     async with live_server(tuned) as server, httpx.AsyncClient(base_url=server.url) as http:
         accounts = Accounts(http, mailbox, server.app)
         admin = await accounts.admin()
