@@ -1,7 +1,7 @@
-"""Bugs the hostile-client gauntlet found, each reproduced on its own.
-
-Each was marked ``xfail(strict=True)`` until it was fixed; a new finding gets its own
-test here the same way.
+"""Cases the hostile-client gauntlet exercises, each on its own against a real server:
+reserved event names are refused, a refused ``table:sit`` at a bot's seat sends the table's
+watchers nothing and gives no seq number twice, and two tables reaching the house account at
+once find the same one.
 """
 
 from __future__ import annotations
