@@ -116,7 +116,7 @@ def cmd_demote(args: argparse.Namespace) -> int:
     from app.admin.bootstrap import demote_admin
     from app.config import get_settings
 
-    asyncio.run(demote_admin(get_settings(), args.email))
+    asyncio.run(demote_admin(get_settings(), args.email, by=args.admin))
     print(f"{args.email} is no longer an admin")
     return 0
 
@@ -139,6 +139,8 @@ def _add_account_commands(sub: argparse._SubParsersAction[argparse.ArgumentParse
 
     demote = sub.add_parser("demote", help="make an admin a player again")
     demote.add_argument("email", metavar="EMAIL")
+    demote.add_argument("--admin", metavar="EMAIL",
+                        help="your admin account, named in the audit log (else the house)")
     demote.set_defaults(func=_one_line_errors(cmd_demote))
 
 

@@ -21,6 +21,7 @@ from app.config import Settings
 from app.db.engine import Database
 from app.db.migrations import DatabaseUnreachable, wait_until_reachable
 from app.db.models import AuditLogEntry, Role, User
+from app.realtime.store import HOUSE_EMAIL
 from tests.conftest import PASSWORD, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -221,25 +222,39 @@ def test_create_admin_reads_the_password_from_piped_stdin(tmp_path: Path, fresh_
 
 async def test_demote_makes_an_admin_a_player_and_is_audited(tmp_path: Path, settings: Settings):
     db = {"DATABASE_URL": settings.database_url}
-    await asyncio.to_thread(holdem, tmp_path, "create-admin", "boss@example.com",
-                            stdin=PASSWORD, **db)
-    demoted = await asyncio.to_thread(holdem, tmp_path, "demote", "Boss@Example.com", **db)
+    for email in ("boss@example.com", "ann@example.com"):
+        await asyncio.to_thread(holdem, tmp_path, "create-admin", email, stdin=PASSWORD, **db)
+    demoted = await asyncio.to_thread(holdem, tmp_path, "demote", "Boss@Example.com",
+                                      "--admin", "ann@example.com", **db)
     assert demoted.returncode == 0, demoted.stderr
     assert demoted.stdout.strip() == "Boss@Example.com is no longer an admin"
+    by_nobody = await asyncio.to_thread(holdem, tmp_path, "demote", "ann@example.com", **db)
+    assert by_nobody.returncode == 0, by_nobody.stderr
     database = Database(settings.database_url)
     try:
         async with database.sessions() as session:
-            user = await session.scalar(select(User).where(User.email == "boss@example.com"))
-            assert user is not None and user.role is Role.PLAYER
-            actions = (await session.scalars(
-                select(AuditLogEntry.action).order_by(AuditLogEntry.id))).all()
-            assert actions == ["create_admin", "demote_admin"]
+            rows = await session.execute(select(User.email, User.id))
+            ids = {email: id_ for email, id_ in rows}
+            roles = (await session.scalars(select(User.role).where(
+                User.email.in_(["boss@example.com", "ann@example.com"])))).all()
+            assert set(roles) == {Role.PLAYER}
+            log = (await session.execute(
+                select(AuditLogEntry.action, AuditLogEntry.admin_id, AuditLogEntry.target_user_id)
+                .where(AuditLogEntry.action == "demote_admin").order_by(AuditLogEntry.id))).all()
+            # The operator's admin account when named, else the server's own (the house).
+            assert [tuple(row) for row in log] == [
+                ("demote_admin", ids["ann@example.com"], ids["boss@example.com"]),
+                ("demote_admin", ids[HOUSE_EMAIL], ids["ann@example.com"]),
+            ]
     finally:
         await database.dispose()
     again = await asyncio.to_thread(holdem, tmp_path, "demote", "boss@example.com", **db)
     assert "not an admin" in one_error_line(again, "demote")
     unknown = await asyncio.to_thread(holdem, tmp_path, "demote", "who@example.com", **db)
     assert "no account uses who@example.com" in one_error_line(unknown, "demote")
+    not_admin = await asyncio.to_thread(holdem, tmp_path, "demote", "boss@example.com",
+                                        "--admin", "ann@example.com", **db)
+    assert "ann@example.com is not an admin" in one_error_line(not_admin, "demote")
 
 
 @pytest.mark.parametrize("command", [[], ["serve"], ["migrate"], ["create-admin"], ["demote"],

@@ -8,15 +8,17 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.accounts.hooks import AccountHooks
 from app.accounts.passwords import check_password_policy, hash_password
 from app.accounts.schemas import display_name_key, normalise_email
 from app.accounts.service import user_by_email
-from app.admin.errors import UserNotFound
+from app.admin.errors import NotAnAdmin, UserNotFound
 from app.admin.service import demote, record
 from app.config import Settings
 from app.db import ledger
 from app.db.engine import Database
 from app.db.models import LedgerReason, Role, User, UserStatus, utcnow
+from app.realtime.store import house_account
 
 
 @dataclass(frozen=True)
@@ -70,8 +72,12 @@ async def create_admin(settings: Settings, email: str, password: str | None) -> 
         await database.dispose()
 
 
-async def demote_admin(settings: Settings, email: str) -> int:
-    """Make the admin using ``email`` a player again (``holdem demote``); their id."""
+async def demote_admin(settings: Settings, email: str, *, by: str | None = None) -> int:
+    """Make the admin using ``email`` a player again (``holdem demote``); their id.
+
+    The audit log names the admin using ``by``; without one, the server's own account
+    (the house), as for any change the operator makes without an admin account.
+    """
     address = normalise_email(email)
     database = Database(settings.database_url)
     try:
@@ -79,10 +85,25 @@ async def demote_admin(settings: Settings, email: str) -> int:
             user = await user_by_email(session, address)
             if user is None:
                 raise UserNotFound(f"no account uses {address}", email=address)
-            await demote(session, user, user, via="cli")
+            actor = await _operator(session, settings, by)
+            await demote(session, AccountHooks(), actor, user, via="cli")
             return user.id
     finally:
         await database.dispose()
+
+
+async def _operator(session: AsyncSession, settings: Settings, email: str | None) -> User:
+    """The admin account the audit log names for a command-line change, or the house."""
+    if email is None:
+        house = await house_account(session, bankroll=settings.house_initial_bankroll)
+        return await session.get_one(User, house)
+    address = normalise_email(email)
+    admin = await user_by_email(session, address)
+    if admin is None:
+        raise UserNotFound(f"no account uses {address}", email=address)
+    if admin.role is not Role.ADMIN:
+        raise NotAnAdmin(f"{address} is not an admin", user_id=admin.id)
+    return admin
 
 
 async def _new_verified_user(

@@ -120,10 +120,10 @@ async def unban_user(
 
 @router.post("/users/{user_id}/demote")
 async def demote_user(
-    user: TargetUser, admin: AdminUser, session: DbSession, settings: AppSettings
+    user: TargetUser, admin: AdminUser, session: DbSession, settings: AppSettings, hooks: Hooks
 ) -> AdminUserPublic:
-    """Make an admin a player again (audited); their sessions end."""
-    await service.demote(session, admin, user)
+    """Make an admin a player again (audited); their sessions and sockets end."""
+    await service.demote(session, hooks, admin, user)
     return admin_view(user, settings)
 
 

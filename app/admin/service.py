@@ -132,10 +132,13 @@ async def unban(session: AsyncSession, admin: User, user: User) -> User:
     return user
 
 
-async def demote(session: AsyncSession, admin: User, user: User, *, via: str = "api") -> User:
+async def demote(
+    session: AsyncSession, hooks: AccountHooks, admin: User, user: User, *, via: str = "api"
+) -> User:
     """Take the admin role away: the account becomes a player (who can then be banned).
 
-    Its sessions end, so no token minted while it was an admin outlives the change.
+    Its sessions end, and so do its open sockets, so nothing authenticated while it was an
+    admin outlives the change. ``admin`` is who the audit log names.
     """
     _require_changeable(user)
     if user.role is not Role.ADMIN:
@@ -146,6 +149,7 @@ async def demote(session: AsyncSession, admin: User, user: User, *, via: str = "
     await revoke_sessions(session, user)
     record(session, admin, "demote_admin", user, via=via)
     await session.commit()
+    await hooks.run_after_revoke(user.id)
     return user
 
 

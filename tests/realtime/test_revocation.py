@@ -75,6 +75,18 @@ async def test_every_revocation_disconnects_the_users_open_sockets(
                 and d["kind"] == "session_ended"]
 
 
+async def test_demoting_an_admin_ends_their_open_sockets_and_the_admin_role_they_carry(
+    server: LiveServer, players: Accounts, connect: Any, http: httpx.AsyncClient
+) -> None:
+    demoted, boss = await players.admin(), await players.admin()
+    tab: Client = await connect(demoted)
+    assert server.realtime.connections.sids(demoted.id) != []
+    response = await http.post(f"/admin/users/{demoted.id}/demote", headers=boss.headers)
+    assert response.status_code == 200, response.text
+    await assert_ended(tab)
+    assert server.realtime.connections.sids(demoted.id) == []
+
+
 async def test_logging_out_on_one_process_disconnects_a_socket_on_another(
     settings: Settings, mailbox: Mailbox
 ) -> None:
