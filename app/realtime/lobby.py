@@ -350,14 +350,17 @@ class TableService:
         """Where a new table opens: None for here, or the least-loaded live process."""
         if self.cluster is None:
             return None
-        peers = [p for p in await self.leases.peers() if not p.draining]
-        here = len(self.tables)
-        best = min(peers, key=lambda p: (p.tables, p.id), default=None)
-        if self.draining and best is not None and best.id != self.leases.process_id:
-            return best.id
-        if best is None or best.id == self.leases.process_id or best.tables >= here:
+        me = self.leases.process_id
+        # The others' counts as of their last heartbeat; this process's own count now.
+        load = {p.id: p.tables for p in await self.leases.peers() if not p.draining}
+        load.pop(me, None)
+        if not self.draining:
+            load[me] = len(self.tables)
+        if not load:
             return None
-        return best.id
+        # Least loaded first; on a tie, here (no hop), then by id.
+        best = min(load, key=lambda peer: (load[peer], peer != me, peer))
+        return None if best == me else best
 
     def require_running(self) -> None:
         """Raise :class:`TablesElsewhere` unless this process runs the tables (and so the
