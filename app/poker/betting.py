@@ -11,19 +11,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from app.poker import showdown
+from app.poker import runs, showdown
 from app.poker.events import (
     ActionKind,
     AntePosted,
     BlindKind,
     BlindPosted,
-    BoardDealt,
     Event,
     HoleCardsDealt,
     UncalledBetReturned,
 )
 from app.poker.pots import uncalled_bet
-from app.poker.state import BETTING_PHASES, NEXT_STREET, STREET_CARDS, Phase, SeatStatus
+from app.poker.runs import deal_street
+from app.poker.state import BETTING_PHASES, Phase, SeatStatus
 
 if TYPE_CHECKING:
     from app.poker.engine import Hand
@@ -257,19 +257,8 @@ def end_betting(hand: Hand, events: list[Event]) -> None:
             s.acted = False
         hand.to_act = [i for i, s in enumerate(hand.seats) if s.status is _ACTIVE]
     else:
-        # At most one seat can still bet: table every hand and run the board out.
+        # At most one seat can still bet: table every hand and run the board out
+        # (twice, if the table offers it and every contender agrees).
         showdown.show_all(hand, events)
-        while len(hand.board) < 5:
-            deal_street(hand, events)
-        showdown.begin(hand, events)
-
-
-def deal_street(hand: Hand, events: list[Event]) -> None:
-    """Burn a card and deal the next street's board cards."""
-    hand.phase = NEXT_STREET[hand.phase]
-    count = STREET_CARDS[hand.phase]
-    hand.burned.append(hand.deck[0])
-    cards = tuple(hand.deck[1 : 1 + count])
-    del hand.deck[: 1 + count]
-    hand.board.extend(cards)
-    events.append(BoardDealt(hand.phase, cards))
+        if not runs.offer(hand, events):
+            runs.run_out(hand, events, runs=1)

@@ -51,7 +51,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.poker import betting, showdown
+from app.poker import betting, runs, showdown
 from app.poker.betting import LegalAction
 from app.poker.cards import Card, Deck
 from app.poker.errors import (
@@ -74,6 +74,7 @@ from app.poker.events import (
 )
 from app.poker.pots import Pot, build_pots
 from app.poker.state import (
+    BETTING_PHASES,
     Phase,
     Seat,
     SeatStatus,
@@ -115,13 +116,19 @@ class Hand:
     _history_data: list[dict[str, Any]] = field(default_factory=list, repr=False,
                                                 compare=False)
     bomb_pot: int = 0
+    # Running it twice: whether the table offers it, the seats still to answer the
+    # question, how many boards were run, and the second board's own cards.
+    run_it_twice: bool = False
+    asked: list[int] = field(default_factory=list)
+    runs: int = 1
+    second_board: list[Card] = field(default_factory=list)
 
     # ---- creating a hand ------------------------------------------------
 
     @classmethod
     def start(
         cls, stacks: Mapping[int, int], *, button: int, stakes: Stakes, deck: Deck,
-        bomb_pot: int = 0,
+        bomb_pot: int = 0, run_it_twice: bool = False,
     ) -> tuple[Hand, list[Event]]:
         """Deal a hand: post antes and blinds, deal hole cards, open the betting.
 
@@ -133,6 +140,9 @@ class Hand:
 
         With ``bomb_pot`` every seat antes that much instead of the blinds and
         antes, nobody bets before the flop, and the flop comes at once.
+
+        With ``run_it_twice`` the contenders are asked whether to run the board twice
+        when the betting ends before the river (see :mod:`app.poker.runs`).
         """
         verify_setup(stacks, button, deck.cards)
         if bomb_pot < 0:
@@ -140,7 +150,8 @@ class Hand:
         numbers = sorted(stacks)
         cut = numbers.index(button) + 1
         seats = [Seat(n, stacks[n], stacks[n]) for n in numbers[cut:] + numbers[:cut]]
-        hand = cls(stakes, button, seats, list(deck.deal(len(deck))), bomb_pot=bomb_pot)
+        hand = cls(stakes, button, seats, list(deck.deal(len(deck))), bomb_pot=bomb_pot,
+                   run_it_twice=run_it_twice)
         events: list[Event] = []
         betting.post_forced_bets(hand, events)
         betting.deal_hole_cards(hand, events)
@@ -169,6 +180,13 @@ class Hand:
     def is_complete(self) -> bool:
         """True once every pot has been awarded."""
         return self.phase is Phase.COMPLETE
+
+    def boards(self) -> list[list[Card]]:
+        """The board, or both boards of a hand run twice (each with the shared cards)."""
+        if self.runs == 1:
+            return [list(self.board)]
+        shared = 5 - len(self.second_board)
+        return [list(self.board), self.board[:shared] + self.second_board]
 
     def seat(self, number: int) -> Seat:
         """The seat with this seat number, or :class:`NotInHand`."""
@@ -209,7 +227,7 @@ class Hand:
     def _verify_turn(self, number: int, *, showdown: bool = False) -> int:
         if self.phase is Phase.COMPLETE:
             raise HandOver("expected a hand in play, got a complete hand", seat=number)
-        if showdown != (self.phase is Phase.SHOWDOWN):
+        if not (self.phase is Phase.SHOWDOWN if showdown else self.phase in BETTING_PHASES):
             expected = "the showdown" if showdown else "a betting round"
             raise WrongPhase(
                 f"expected {expected}, got the {self.phase.value}", phase=self.phase.value
@@ -423,6 +441,39 @@ class Hand:
         self.history.extend(events)
         return events
 
+    # ---- running it twice ------------------------------------------------------
+
+    def verify_run_twice(self, seat: int) -> None:
+        """Raise unless ``seat`` is still to answer the run-it-twice question."""
+        runs.verify_answer(self, seat)
+
+    def can_run_twice(self, seat: int) -> bool:
+        """Whether ``seat`` may agree to run it twice now."""
+        return _can(self.verify_run_twice, seat)
+
+    def run_twice(self, seat: int) -> list[Event]:
+        """Agree to run it twice; the last agreement deals both boards."""
+        return self._answer(seat, agree=True)
+
+    def verify_run_once(self, seat: int) -> None:
+        """Raise unless ``seat`` is still to answer the run-it-twice question."""
+        runs.verify_answer(self, seat)
+
+    def can_run_once(self, seat: int) -> bool:
+        """Whether ``seat`` may decline to run it twice now."""
+        return _can(self.verify_run_once, seat)
+
+    def run_once(self, seat: int) -> list[Event]:
+        """Decline to run it twice: the board is run out once, at once."""
+        return self._answer(seat, agree=False)
+
+    def _answer(self, seat: int, *, agree: bool) -> list[Event]:
+        runs.verify_answer(self, seat)
+        events: list[Event] = []
+        runs.answer(self, seat, agree, events)
+        self.history.extend(events)
+        return events
+
     # ---- one entry point for the realtime layer ----------------------------
 
     def verify_act(self, seat: int, action: ActionKind | str, amount: int | None = None) -> None:
@@ -459,7 +510,9 @@ class Hand:
             "burned": card_texts(self.burned), "level": self.level,
             "min_raise": self.min_raise, "to_act": list(self.to_act),
             "aggressor": self.aggressor, "history": self._history_as_data(),
-            "bomb_pot": self.bomb_pot,
+            "bomb_pot": self.bomb_pot, "run_it_twice": self.run_it_twice,
+            "asked": list(self.asked), "runs": self.runs,
+            "second_board": card_texts(self.second_board),
         }
 
     def _history_as_data(self) -> list[dict[str, Any]]:
@@ -478,7 +531,9 @@ class Hand:
             burned=cards_from(data["burned"]),
             level=data["level"], min_raise=data["min_raise"], to_act=list(data["to_act"]),
             aggressor=data["aggressor"], history=[event_from_dict(e) for e in data["history"]],
-            bomb_pot=data.get("bomb_pot", 0),
+            bomb_pot=data.get("bomb_pot", 0), run_it_twice=data.get("run_it_twice", False),
+            asked=list(data.get("asked", [])), runs=data.get("runs", 1),
+            second_board=cards_from(data.get("second_board", [])),
         )
 
     def to_json(self) -> str:

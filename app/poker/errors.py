@@ -83,3 +83,10 @@ class InvalidHandHistory(HoldemError):
     """A PHH hand history that cannot be parsed or replayed."""
 
     code = "invalid_hand_history"
+
+
+class NotAsked(InvalidAction):
+    """An answer to the run-it-twice question from a seat that is not asked (folded, or
+    already answered)."""
+
+    code = "not_asked"

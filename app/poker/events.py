@@ -111,11 +111,32 @@ class PlayerActed(Event):
 
 @dataclass(frozen=True, slots=True)
 class BoardDealt(Event):
-    """A card was burned and the flop, turn or river dealt face up."""
+    """A card was burned and the flop, turn or river dealt face up.
+
+    ``run`` is 0 for the board, 1 for the second board of a hand run twice.
+    """
 
     type: ClassVar[str] = "board_dealt"
     street: Phase
     cards: tuple[Card, ...]
+    run: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class RunItTwiceOffered(Event):
+    """Betting is over before the river: ``seats`` are asked whether to run it twice."""
+
+    type: ClassVar[str] = "run_it_twice_offered"
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RunItTwiceChosen(Event):
+    """A seat answered the question: ``agree`` to run it twice, or not (run it once)."""
+
+    type: ClassVar[str] = "run_it_twice_chosen"
+    seat: int
+    agree: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +167,11 @@ class HandMucked(Event):
 
 @dataclass(frozen=True, slots=True)
 class PotAwarded(Event):
-    """Pot number ``pot`` (0 is the main pot) went to ``seats`` in ``amounts``."""
+    """Pot number ``pot`` (0 is the main pot) went to ``seats`` in ``amounts``.
+
+    When the hand is run twice each pot is awarded once per board: ``run`` 0 and 1, each
+    with its half of the pot (``amount``).
+    """
 
     type: ClassVar[str] = "pot_awarded"
     pot: int
@@ -154,6 +179,7 @@ class PotAwarded(Event):
     seats: tuple[int, ...]
     amounts: tuple[int, ...]
     hand: str | None = None
+    run: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +195,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (
         AntePosted, BlindPosted, HoleCardsDealt, PlayerActed, BoardDealt,
-        UncalledBetReturned, HandShown, HandMucked, PotAwarded, HandEnded,
+        RunItTwiceOffered, RunItTwiceChosen, UncalledBetReturned, HandShown, HandMucked,
+        PotAwarded, HandEnded,
     )
 }
 

@@ -86,3 +86,13 @@ def split_pot(amount: int, winners: Sequence[int]) -> list[int]:
     share, odd = divmod(amount, len(winners))
     lucky = set(sorted(winners)[:odd])
     return [share + (1 if w in lucky else 0) for w in winners]
+
+
+def split_between_runs(amount: int) -> tuple[int, int]:
+    """A pot run twice: the halves settled on the first and on the second board. The
+    first board's half takes the odd chip.
+
+    >>> split_between_runs(101)
+    (51, 50)
+    """
+    return amount - amount // 2, amount // 2

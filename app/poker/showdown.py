@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from app.poker.cards import Card
 from app.poker.evaluator import ROYAL_FLUSH_RANK, category_of, rank
 from app.poker.events import Event, HandEnded, HandMucked, HandShown, PotAwarded
-from app.poker.pots import Pot, build_pots, split_pot
+from app.poker.pots import Pot, build_pots, split_between_runs, split_pot
 from app.poker.state import Phase, SeatStatus
 
 if TYPE_CHECKING:
@@ -84,24 +85,37 @@ def settle(
 ) -> None:
     """Award every pot and complete the hand (``pots`` and ``ranks`` if already known)."""
     ranks = {} if ranks is None else ranks
+    boards = hand.boards()
     for k, pot in enumerate(_final_pots(hand) if pots is None else pots):
-        claim = [p for p in pot.eligible if hand.seats[p].status is not SeatStatus.MUCKED]
-        name = None
-        if len(claim) > 1:
-            best = max(_rank(hand, p, ranks) for p in claim)
-            claim = [p for p in claim if ranks[p] == best]
-            name = "royal flush" if best == ROYAL_FLUSH_RANK else category_of(best).label
-        shares = split_pot(pot.amount, claim)
-        for p, amount in zip(claim, shares, strict=True):
-            hand.seats[p].stack += amount
-            hand.seats[p].won += amount
-        numbers = tuple(hand.seats[p].number for p in claim)
-        events.append(PotAwarded(k, pot.amount, numbers, tuple(shares), name))
+        if len(boards) == 1:
+            events.append(_award(hand, k, pot.amount, pot, ranks, hand.board))
+            continue
+        for run, (amount, board) in enumerate(zip(split_between_runs(pot.amount), boards,
+                                                  strict=True)):
+            events.append(_award(hand, k, amount, pot, ranks if run == 0 else {}, board,
+                                 run=run))
     hand.phase = Phase.COMPLETE
     hand.to_act = []
     events.append(
         HandEnded(tuple(s.number for s in hand.seats), tuple(s.stack for s in hand.seats))
     )
+
+
+def _award(hand: Hand, k: int, amount: int, pot: Pot, ranks: dict[int, int],
+           board: list[Card], *, run: int = 0) -> PotAwarded:
+    """Give ``amount`` of pot ``k`` to its best hands on ``board``."""
+    claim = [p for p in pot.eligible if hand.seats[p].status is not SeatStatus.MUCKED]
+    name = None
+    if len(claim) > 1:
+        best = max(_rank(hand, p, ranks, board) for p in claim)
+        claim = [p for p in claim if ranks[p] == best]
+        name = "royal flush" if best == ROYAL_FLUSH_RANK else category_of(best).label
+    shares = split_pot(amount, claim)
+    for p, share in zip(claim, shares, strict=True):
+        hand.seats[p].stack += share
+        hand.seats[p].won += share
+    numbers = tuple(hand.seats[p].number for p in claim)
+    return PotAwarded(k, amount, numbers, tuple(shares), name, run)
 
 
 def _final_pots(hand: Hand) -> list[Pot]:
@@ -110,9 +124,9 @@ def _final_pots(hand: Hand) -> list[Pot]:
     return build_pots([s.contributed for s in seats], live, sum(s.dead for s in seats))
 
 
-def _rank(hand: Hand, p: int, ranks: dict[int, int]) -> int:
+def _rank(hand: Hand, p: int, ranks: dict[int, int], board: list[Card] | None = None) -> int:
     if p not in ranks:
-        ranks[p] = rank([*hand.seats[p].cards, *hand.board])
+        ranks[p] = rank([*hand.seats[p].cards, *(hand.board if board is None else board)])
     return ranks[p]
 
 

@@ -29,12 +29,15 @@ def cards_from(texts: Iterable[str]) -> list[Card]:
 
 
 class Phase(StrEnum):
-    """Where a hand is. Betting happens in the four street phases."""
+    """Where a hand is. Betting happens in the four street phases; in ``RUN_IT_TWICE``
+    the betting is over before the river and the contenders are asked whether to run
+    the rest of the board twice."""
 
     PREFLOP = "preflop"
     FLOP = "flop"
     TURN = "turn"
     RIVER = "river"
+    RUN_IT_TWICE = "run_it_twice"
     SHOWDOWN = "showdown"
     COMPLETE = "complete"
 
@@ -42,6 +45,7 @@ class Phase(StrEnum):
 BETTING_PHASES = frozenset({Phase.PREFLOP, Phase.FLOP, Phase.TURN, Phase.RIVER})
 NEXT_STREET = {Phase.PREFLOP: Phase.FLOP, Phase.FLOP: Phase.TURN, Phase.TURN: Phase.RIVER}
 STREET_CARDS = {Phase.FLOP: 3, Phase.TURN: 1, Phase.RIVER: 1}
+STREET_OF_BOARD = {0: Phase.PREFLOP, 3: Phase.FLOP, 4: Phase.TURN, 5: Phase.RIVER}
 
 
 class SeatStatus(StrEnum):

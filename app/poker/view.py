@@ -29,7 +29,9 @@ from app.poker.state import Phase, Seat
 def view(hand: Hand, viewer: int | None) -> dict[str, Any]:
     """The hand as seat ``viewer`` (or a spectator, ``None``) may see it.
 
-    Legal actions are included only when the viewer is the one to act.
+    Legal actions are included only when the viewer is the one to act. ``boards`` is
+    ``[board]``, or both boards of a hand run twice; ``run_it_twice`` lists the seats
+    still to answer the run-it-twice question (empty when nobody is asked).
     """
     actor = hand.actor
     pots = hand.pots()
@@ -41,6 +43,8 @@ def view(hand: Hand, viewer: int | None) -> dict[str, Any]:
         "big_blind_seat": hand.seats[hand.big_blind_position].number,
         "stakes": hand.stakes.to_dict(),
         "board": [str(c) for c in hand.board],
+        "boards": [[str(c) for c in board] for board in hand.boards()],
+        "run_it_twice": list(hand.asked),
         "pots": [{"amount": p.amount, "seats": list(p.eligible)} for p in pots],
         "pot_total": sum(s.contributed + s.dead for s in hand.seats),
         "level": hand.level if hand.phase is not Phase.COMPLETE else 0,
