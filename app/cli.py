@@ -458,6 +458,9 @@ def cmd_verify_hand(args: argparse.Namespace) -> int:
 
     try:
         proof, checked = verify_history(_history_text(args.hand))
+        if args.commitment is not None and proof.commitment != args.commitment:
+            raise ShuffleMismatch(f"the server seed's commitment is {proof.commitment}, not "
+                                  f"{args.commitment}, the one recorded before the deal")
     except ShuffleMismatch as exc:
         if args.json:
             print(json.dumps({"ok": False, "error": exc.to_dict()}))
@@ -468,16 +471,29 @@ def cmd_verify_hand(args: argparse.Namespace) -> int:
         print(json.dumps({"ok": True, "checked": checked, **proof.to_dict()}))
     else:
         seeds = ", ".join(f"seat {s}: {v}" for s, v in sorted(proof.client_seeds.items()))
+        recorded = ", as you recorded it" if args.commitment else ""
         print(f"ok    {args.hand}: {checked} cards match the deck of server seed "
-              f"{proof.server_seed} (commitment {proof.commitment}; client seeds: "
+              f"{proof.server_seed} (commitment {proof.commitment}{recorded}; client seeds: "
               f"{seeds or 'none'})")
     return 0
+
+
+def _commitment(text: str) -> str:
+    """A commitment as typed: 64 hex characters, either case."""
+    import re
+
+    if not re.fullmatch(r"[0-9a-fA-F]{64}", text.strip()):
+        raise argparse.ArgumentTypeError(f"expected 64 hex characters, got {text!r}")
+    return text.strip().lower()
 
 
 def _add_verify_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The ``verify-hand`` subcommand."""
     vh = sub.add_parser("verify-hand", help="check a hand's cards against its revealed seeds")
     vh.add_argument("--json", action="store_true", help="print one JSON object")
+    vh.add_argument("--commitment", type=_commitment, metavar="HEX",
+                    help="the commitment announced in hand_started before the deal, as you "
+                         "recorded it: the revealed seed must match it")
     vh.add_argument("hand", metavar="FILE_OR_ID",
                     help="a .phh file, or the id of a hand stored in DATABASE_URL")
     vh.set_defaults(func=cmd_verify_hand)
@@ -495,7 +511,7 @@ def cmd_protocol(args: argparse.Namespace) -> int:
 
 
 DESCRIPTION = ("The holdem command: serve, migrate, create-admin, demote, eval, equity, outs, "
-               "replay, audit, house, protocol.")
+               "replay, verify-hand, audit, house, protocol.")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -3,7 +3,9 @@ databases: a fresh clone's first commands, and the one-line errors when somethin
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import json
 import os
 import secrets
 import subprocess
@@ -267,3 +269,37 @@ def test_help_is_plain_text(command: list[str], capsys: pytest.CaptureFixture[st
     out = capsys.readouterr().out
     assert out.startswith("usage: holdem")
     assert "``" not in out
+
+
+def test_the_main_help_names_every_command():
+    import re
+
+    from app.cli import build_parser
+
+    parser = build_parser()
+    (commands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    named = re.findall(r"[a-z-]+", (parser.description or "").partition(":")[2])
+    assert sorted(named) == sorted(commands.choices)
+
+
+def test_verify_hand_checks_the_commitment_recorded_before_the_deal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    from app.cli import main
+    from app.poker.fairness import FairnessProof, commitment, new_server_seed
+    from tests.poker.test_fairness import _played_history
+
+    proof = FairnessProof(new_server_seed(), {0: "mine"})
+    history = tmp_path / "hand.phh"
+    history.write_text(_played_history(proof), encoding="utf-8")
+
+    assert main(["verify-hand", str(history), "--commitment", proof.commitment.upper()]) == 0
+    assert "as you recorded it" in capsys.readouterr().out
+    swapped = commitment(new_server_seed())
+    assert main(["verify-hand", "--json", str(history), "--commitment", swapped]) == 1
+    failed = json.loads(capsys.readouterr().out)
+    assert failed["ok"] is False and failed["error"]["code"] == "shuffle_mismatch"
+    assert swapped in failed["error"]["message"]
+    with pytest.raises(SystemExit) as bad:
+        main(["verify-hand", str(history), "--commitment", "abc"])
+    assert bad.value.code == 2 and "64 hex characters" in capsys.readouterr().err

@@ -40,6 +40,35 @@ export function includesMySeed(clientSeeds) {
   return clientSeeds.some((c) => mine.has(c.seed));
 }
 
+const COMMITMENTS_KEY = "holdem-announced-commitments";
+const COMMITMENTS_KEPT = 500;
+
+function announcements() {
+  try {
+    return JSON.parse(localStorage.getItem(COMMITMENTS_KEY) || "[]");
+  } catch {
+    return [];
+  }
+}
+
+// Remember the commitment a table announced in `hand_started`, before the deal, so that a
+// later check compares the revealed seed with it rather than with the hand's own record.
+export function rememberCommitment(handId, commitment) {
+  if (!handId || !commitment) return;
+  try {
+    const kept = announcements().filter(([id]) => id !== handId);
+    localStorage.setItem(COMMITMENTS_KEY, JSON.stringify([...kept, [handId, commitment]].slice(-COMMITMENTS_KEPT)));
+  } catch {
+    // Storage full or disabled (or no browser at all): the check will say it was not seen.
+  }
+}
+
+// The commitment this browser saw announced before the hand's deal, or null.
+export function announcedCommitment(handId) {
+  const found = announcements().find(([id]) => id === handId);
+  return found ? found[1] : null;
+}
+
 export function canVerify() {
   return Boolean(globalThis.crypto && crypto.subtle);
 }
@@ -91,11 +120,20 @@ function dealtIn(phh) {
   return { holes, board };
 }
 
-// Check a stored hand: the seed against its commitment, then every card the history shows
-// against its place in the recomputed deck. Returns { ok, checked, problem }.
-export async function verifyHand(fairness, phh) {
-  if ((await commitmentOf(fairness.server_seed)) !== fairness.commitment) {
-    return { ok: false, checked: 0, problem: "the server seed does not match its commitment" };
+// Check a stored hand: the revealed seed against the commitment this browser saw announced
+// before the deal (and against the one the record shows), then every card the history shows
+// against its place in the recomputed deck. Returns { ok, checked, problem, announced }:
+// `announced` is false when this browser did not see the hand start, so the seed could only
+// be checked against the commitment published with it, after the fact.
+export async function verifyHand(fairness, phh, handId) {
+  const seedHash = await commitmentOf(fairness.server_seed);
+  const announced = announcedCommitment(handId);
+  if (announced !== null && seedHash !== announced) {
+    return { ok: false, checked: 0, announced: true,
+      problem: `the server seed does not match the commitment announced before the deal (${announced.slice(0, 16)}…)` };
+  }
+  if (seedHash !== fairness.commitment) {
+    return { ok: false, checked: 0, announced: announced !== null, problem: "the server seed does not match its commitment" };
   }
   const deck = await fairDeck(fairness.server_seed, fairness.client_seeds);
   const { holes, board } = dealtIn(phh);
@@ -107,7 +145,7 @@ export async function verifyHand(fairness, phh) {
   const places = [2 * n + 1, 2 * n + 2, 2 * n + 3, 2 * n + 5, 2 * n + 7];
   board.forEach((card, k) => expected.push([`board card ${k + 1}`, places[k], card]));
   for (const [where, place, card] of expected) {
-    if (deck[place] !== card) return { ok: false, checked: 0, problem: `${where} is ${card}, but the seeds put ${deck[place]} there` };
+    if (deck[place] !== card) return { ok: false, checked: 0, announced: announced !== null, problem: `${where} is ${card}, but the seeds put ${deck[place]} there` };
   }
-  return { ok: true, checked: expected.length, problem: null };
+  return { ok: true, checked: expected.length, problem: null, announced: announced !== null };
 }

@@ -89,12 +89,12 @@ export function handDetail(detail, phh, replay) {
     el("div", { className: "table-scroll" }, players),
     pots,
     replay ? replayer(replay, summary) : null,
-    fairnessPanel(summary.fairness, phh),
+    fairnessPanel(summary.fairness, phh, detail.id),
     phh ? el("details", { className: "phh" }, el("summary", {}, "Hand history (PHH)"), el("pre", {}, phh)) : null);
 }
 
 // The revealed seeds of a hand and a button that recomputes its deck in this browser.
-function fairnessPanel(fairness, phh) {
+function fairnessPanel(fairness, phh, handId) {
   if (!fairness) return el("p", { className: "hint" }, "This hand carries no shuffle seeds.");
   const result = el("p", { className: "verify-result", role: "status" });
   const seeds = fairness.client_seeds.map((c) => `seat ${c.seat + 1}: ${c.seed}`).join(", ") || "none";
@@ -104,13 +104,16 @@ function fairnessPanel(fairness, phh) {
       result.textContent = "This browser cannot check here (it needs HTTPS): run holdem verify-hand.";
       return;
     }
-    const outcome = await verifyHand(fairness, phh);
+    const outcome = await verifyHand(fairness, phh, handId);
     result.className = `verify-result ${outcome.ok ? "plus" : "minus"}`;
     const mine = includesMySeed(fairness.client_seeds)
       ? " Your own seed from this browser went into the shuffle."
       : " No seed from this browser is among them (sent after the deal, or from elsewhere).";
+    const seen = outcome.announced
+      ? " The seed matches the commitment this browser saw announced before the deal."
+      : " This browser did not see the hand start, so the seed was checked only against the commitment published with it.";
     result.textContent = outcome.ok
-      ? `Verified: the ${outcome.checked} cards you saw are where the revealed seeds put them.${mine}`
+      ? `Verified: the ${outcome.checked} cards you saw are where the revealed seeds put them.${seen}${mine}`
       : `Verification failed: ${outcome.problem}.`;
   });
   return el("div", { className: "fairness" },

@@ -1,6 +1,7 @@
 // One table as this viewer knows it: the last snapshot with every later event
 // applied in `seq` order. No DOM here; render.js draws it.
 
+import { rememberCommitment } from "../fairness.js";
 import { buildPots, mergePots } from "./pots.js";
 
 export function emptyTable(tableId) {
@@ -103,7 +104,9 @@ const HAND_EVENTS = {
     table.button = e.button;
     table.voided = null;
     table.hand = { id: handId, number: e.number, phase: "preflop", board: [], seats, pots: [],
-      dead: 0, level: 0, actor: null, awards: [] };
+      dead: 0, level: 0, actor: null, awards: [], commitment: e.commitment || null };
+    // Announced before the deal: what "Verify the shuffle" checks the revealed seed against.
+    rememberCommitment(handId, e.commitment);
   },
   ante_posted(hand, e) {
     const s = hand.seats[e.seat];
