@@ -168,11 +168,14 @@ class DealtCards:
     """The cards a hand showed, by where they came from; None where a card is unknown.
 
     ``holes`` are the seats' two cards in dealing order (from the left of the
-    button); ``board`` the flop, turn and river dealt so far.
+    button); ``board`` the flop, turn and river dealt so far; ``second_board`` the
+    cards of a second run-out (a hand run twice), which the deck deals after the
+    first board's river, with a burn card before each street.
     """
 
     holes: Sequence[tuple[Card | None, Card | None]]
     board: Sequence[Card]
+    second_board: Sequence[Card] = ()
 
 
 def dealt_positions(seats: int) -> tuple[list[tuple[int, int]], list[int]]:
@@ -200,6 +203,11 @@ def verify_deal(proof: FairnessProof, dealt: DealtCards) -> int:
                      for k, (card, place) in enumerate(zip(cards, places, strict=True))]
     expected += [(f"board card {k + 1}", place, card)
                  for k, (card, place) in enumerate(zip(dealt.board, board, strict=False))]
+    shared = 5 - len(dealt.second_board)
+    start = board[0] - 1 + {0: 0, 3: 4, 4: 6, 5: 0}[shared]
+    expected += [(f"second board card {shared + k + 1}", place - start + board[-1] + 1, card)
+                 for k, (card, place) in enumerate(zip(dealt.second_board, board[shared:],
+                                                       strict=True))]
     checked = 0
     for where, place, card in expected:
         if card is None:

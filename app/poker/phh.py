@@ -9,6 +9,14 @@ so the button is ``pN`` (heads-up ``p1`` is the big blind and ``p2`` the
 button). ``antes`` and ``blinds_or_straddles`` are listed by that position:
 index 0 is the small blind, index 1 the big blind, as pokerkit reads them.
 
+A hand run twice: PHH (as pokerkit 0.7 reads and writes it) has no action for
+choosing the number of run-outs, so the first board is written as usual (``d db``
+lines) and the second board's own cards, street by street, as the user-defined field
+``_second_board`` (for example ``["Kh8s5d", "Jc", "Qc"]`` for a hand run twice before
+the flop). ``finishing_stacks`` are the stacks after both boards were settled; a PHH
+reader that ignores ``_second_board`` settles the whole pot on the first board and
+disagrees with them. :func:`replay` reads the field back and runs the hand twice.
+
 >>> from random import Random
 >>> from app.poker.cards import Deck
 >>> from app.poker.engine import Hand
@@ -90,6 +98,9 @@ def to_phh(
         out["players"] = list(players)
     if hand.is_complete:
         out["finishing_stacks"] = [s.stack for s in hand.seats]
+    if hand.runs == 2:
+        out["_second_board"] = ["".join(map(str, e.cards)) for e in hand.history
+                                if isinstance(e, BoardDealt) and e.run == 1]
     out.update(fields or {})
     lines = [f"{key} = {_toml(value)}\n" for key, value in out.items() if key != "actions"]
     actions = "".join(f"  {_toml(a)},\n" for a in out["actions"])
@@ -116,7 +127,7 @@ def _actions(hand: Hand) -> list[str]:
             bomb_checks = []
         if isinstance(e, HoleCardsDealt):
             lines.append(f"d dh {p[e.seat]} {''.join(map(str, e.cards))}")
-        elif isinstance(e, BoardDealt):
+        elif isinstance(e, BoardDealt) and e.run == 0:
             lines.append(f"d db {''.join(map(str, e.cards))}")
         elif isinstance(e, PlayerActed):
             code = _ACTION_CODES[e.action]
@@ -170,14 +181,18 @@ def replay(text: str) -> Replay:
         raise InvalidHandHistory(f"not valid PHH (TOML): {exc}") from None
     stakes, stacks, bomb_pot = _table(data)
     actions = [_words(a) for a in _list(data, "actions", str)]
-    deck = _deck(actions, len(stacks))
+    second = [_known(_cards(cards, None)) for cards in _list(data, "_second_board", str)
+              ] if "_second_board" in data else []
+    deck = _deck(actions, len(stacks), second)
     n = len(stacks)
     try:
         hand, _ = Hand.start(dict(enumerate(stacks)), button=n - 1, stakes=stakes, deck=deck,
-                             bomb_pot=bomb_pot)
+                             bomb_pot=bomb_pot, run_it_twice=bool(second))
     except HoldemError as exc:
         raise InvalidHandHistory(f"cannot start the hand: {exc.message}") from None
     _play(hand, actions)
+    if second and hand.runs != 2:
+        raise InvalidHandHistory("expected a hand run twice (_second_board), got one board")
     expected = data.get("finishing_stacks")
     if expected is not None:
         recorded = _list(data, "finishing_stacks", int | float)
@@ -253,8 +268,15 @@ def _words(action: str) -> list[str]:
     return action.split("#", 1)[0].split()
 
 
-def _deck(actions: list[list[str]], n: int) -> Deck:
-    """A deck stacked so the engine deals exactly the cards the history shows.
+def _known(cards: list[Card | None]) -> list[Card]:
+    if None in cards:
+        raise InvalidHandHistory("expected every card of _second_board to be known")
+    return [c for c in cards if c is not None]
+
+
+def _deck(actions: list[list[str]], n: int, second: list[list[Card]] | None = None) -> Deck:
+    """A deck stacked so the engine deals exactly the cards the history shows (and
+    then the streets of the ``second`` board of a hand run twice).
 
     Unknown hole cards (``????``) of a seat that does not fold are filled with
     the weakest spare cards on the recorded board, so that a hand the history
@@ -275,7 +297,8 @@ def _deck(actions: list[list[str]], n: int) -> Deck:
                 hole[:] = [h if h is not None else c for h, c in zip(hole, seen, strict=True)]
             case [player, "f"]:
                 folded.add(_player(player, n))
-    known = [c for hole in holes for c in hole if c is not None] + board
+    again = [c for street in second or [] for c in street]
+    known = [c for hole in holes for c in hole if c is not None] + board + again
     if len(set(known)) != len(known):
         raise InvalidHandHistory("the same card is dealt twice")
     spare = [c for c in FULL_DECK if c not in set(known)]
@@ -287,6 +310,8 @@ def _deck(actions: list[list[str]], n: int) -> Deck:
     board += [spare.pop(0) for _ in range(5 - len(board))]
     order = [h[0] for h in filled] + [h[1] for h in filled]
     for street in (board[:3], board[3:4], board[4:5]):
+        order += [spare.pop(0), *street]
+    for street in second or []:
         order += [spare.pop(0), *street]
     return Deck(order + spare)
 
@@ -341,6 +366,8 @@ def _play(hand: Hand, actions: list[list[str]]) -> None:
             _resolve_showdown(hand, shows, final=False)
         except HoldemError as exc:
             raise InvalidHandHistory(f"action {number} {line!r}: {exc.message}") from None
+    for seat in list(hand.asked):  # the history was run twice: everyone agreed
+        hand.run_twice(seat)
     _resolve_showdown(hand, shows, final=True)
     if not hand.is_complete:
         raise InvalidHandHistory(
@@ -456,7 +483,9 @@ def dealt_from_phh(text: str) -> DealtCards:
     board = [c for cards in _BOARD.findall(text) for c in _cards(cards, None)]
     if None in board:
         raise InvalidHandHistory("expected every board card to be known")
-    return DealtCards(holes, [c for c in board if c is not None])
+    second = [c for cards in _list(data, "_second_board", str)
+              for c in _known(_cards(cards, None))] if "_second_board" in data else []
+    return DealtCards(holes, [c for c in board if c is not None], second)
 
 
 def verify_history(text: str) -> tuple[FairnessProof, int]:

@@ -15,7 +15,14 @@ from typing import Any
 from app.poker.cards import Card, Deck
 from app.poker.engine import Hand
 from app.poker.errors import InvalidHandHistory
-from app.poker.events import ActionKind, Event, HandMucked, HandShown, PlayerActed
+from app.poker.events import (
+    ActionKind,
+    Event,
+    HandMucked,
+    HandShown,
+    PlayerActed,
+    RunItTwiceChosen,
+)
 from app.poker.phh import replay
 from app.poker.view import view, view_event
 
@@ -29,7 +36,8 @@ def replay_frames(text: str, viewer: int | None) -> list[dict[str, Any]]:
         raise InvalidHandHistory(f"expected {len(full.seats)} seats, got {len(seats)}")
     stacks = {seats[p]: s.starting_stack for p, s in enumerate(full.seats)}
     hand, events = Hand.start(stacks, button=seats[-1], stakes=full.stakes,
-                              deck=Deck(_dealt_order(full)))
+                              deck=Deck(_dealt_order(full)), bomb_pot=full.bomb_pot,
+                              run_it_twice=full.run_it_twice)
     frames = [_frame(hand, events, viewer)]
     while not hand.is_complete:
         step = full.history[len(hand.history)]
@@ -38,9 +46,14 @@ def replay_frames(text: str, viewer: int | None) -> list[dict[str, Any]]:
 
 
 def _dealt_order(hand: Hand) -> list[Card]:
-    """The deck as it was before the deal: hole cards, then burn and street, then the rest."""
+    """The deck as it was before the deal: hole cards, then burn and street (of the board,
+    then of a second board), then the rest."""
     order = [s.cards[0] for s in hand.seats] + [s.cards[1] for s in hand.seats]
     streets = [hand.board[:3], hand.board[3:4], hand.board[4:5]]
+    shared = 5 - len(hand.second_board)
+    again = hand.second_board
+    streets += [again[: 3 - shared], again[3 - shared : 4 - shared], again[4 - shared :]
+                ][{0: 0, 3: 1, 4: 2, 5: 3}[shared]:]
     for burn, street in zip(hand.burned, streets, strict=False):
         order += [burn, *street]
     return order + list(hand.deck)
@@ -56,6 +69,9 @@ def _apply(hand: Hand, step: Event, seats: list[int]) -> list[Event]:
         return hand.show(seats[step.seat])
     if isinstance(step, HandMucked):
         return hand.muck(seats[step.seat])
+    if isinstance(step, RunItTwiceChosen):
+        seat = seats[step.seat]
+        return hand.run_twice(seat) if step.agree else hand.run_once(seat)
     raise InvalidHandHistory(f"expected a decision, got {step.type}")
 
 
