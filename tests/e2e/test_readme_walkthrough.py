@@ -10,6 +10,7 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -19,6 +20,8 @@ from sqlalchemy import select
 from app.accounts.mail import links_in
 from app.db.engine import Database
 from app.db.models import AuditLogEntry, Role, User, UserStatus
+from app.db.tournaments import TournamentRecord
+from app.tournaments.rules import TournamentStatus
 from tests.conftest import Mailbox, free_port
 from tests.test_cli_server import holdem_env, wait_for_health
 
@@ -37,15 +40,24 @@ def sh_blocks(markdown: str, heading: str) -> list[str]:
     return re.findall(r"^```sh\n(.*?)^```$", section, flags=re.DOTALL | re.MULTILINE)
 
 
-def test_the_walkthrough_is_the_accounts_section_of_the_readme():
-    blocks = sh_blocks(README.read_text(encoding="utf-8"), "Accounts")
-    script = "\n".join(blocks)
-    assert len(blocks) == 2
+def walkthrough_script() -> str:
+    """The Accounts section's blocks, then the Tournaments section's, which continue them."""
+    markdown = README.read_text(encoding="utf-8")
+    return "\n".join(sh_blocks(markdown, "Accounts") + sh_blocks(markdown, "Tournaments"))
+
+
+def test_the_walkthrough_is_the_accounts_and_tournaments_sections_of_the_readme():
+    markdown = README.read_text(encoding="utf-8")
+    assert len(sh_blocks(markdown, "Accounts")) == 2
+    assert len(sh_blocks(markdown, "Tournaments")) == 1
+    script = walkthrough_script()
     assert script.count(SERVER_LINE) == 1
     assert len([line for line in script.splitlines() if PASTE.match(line)]) == 3
     # Every call to the server fails loudly: no silent `curl -s`.
     assert re.findall(r"^.*\bcurl\b.*$", script, flags=re.MULTILINE) == [
         'api() { curl -sS --fail-with-body "$@" || return; echo; }']
+    # Nothing for the reader to fill in by hand but the mailed tokens, and no fixed dates.
+    assert not re.search(r"<\w+>|\$ADMIN\b|\b1[6-9]\d{8}\b", script)
 
 
 @dataclass
@@ -164,8 +176,7 @@ async def run_walkthrough(walkthrough: Walkthrough, script: str) -> Shell:
 async def test_every_command_of_the_readme_walkthrough_works_as_written(
     walkthrough: Walkthrough,
 ):
-    script = "\n".join(sh_blocks(README.read_text(encoding="utf-8"), "Accounts"))
-    shell = await run_walkthrough(walkthrough, script)
+    shell = await run_walkthrough(walkthrough, walkthrough_script())
     assert '"display_name":"Annie"' in shell.output
 
     database = Database(walkthrough.database_url)
@@ -180,6 +191,12 @@ async def test_every_command_of_the_readme_walkthrough_works_as_written(
             actions = (await session.scalars(
                 select(AuditLogEntry.action).order_by(AuditLogEntry.id))).all()
             assert actions == ["create_admin", "promote_admin", "demote_admin", "ban",
-                               "unban", "adjust_credits"]
+                               "unban", "adjust_credits", "create_tournament",
+                               "create_tournament", "cancel_tournament"]
+            tournaments = {t.name: t for t in await session.scalars(select(TournamentRecord))}
+            assert tournaments["Sunday turbo"].status is TournamentStatus.CANCELLED
+            starts_at = tournaments["Sunday turbo"].starts_at
+            assert starts_at is not None and starts_at.replace(tzinfo=UTC) > datetime.now(UTC)
+            assert tournaments["Sit & go 6"].status is TournamentStatus.REGISTERING
     finally:
         await database.dispose()
