@@ -27,7 +27,7 @@ from schemathesis.checks import (
 from app.admin.bootstrap import create_admin
 from app.config import Settings
 from app.main import create_app
-from tests.conftest import PASSWORD, free_port
+from tests.conftest import PASSWORD, assert_ledger_reconciles, free_port
 from tests.web.conftest import LiveServer
 
 EXAMPLES_PER_OPERATION = 12  # about 35 operations: some 400 cases per database
@@ -68,6 +68,8 @@ def api(settings: Settings) -> Iterator[Api]:
         yield running
     finally:
         server.stop()
+    # Admin credit adjustments and house funding move chips: every one must reconcile.
+    asyncio.run(assert_ledger_reconciles(settings.database_url))
 
 
 def exercise(api: Api, operation: APIOperation) -> str | None:
