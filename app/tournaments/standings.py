@@ -4,6 +4,9 @@ Players knocked out in the same hand (or, during hand-for-hand play, in the
 same round of hands at different tables) form one *bust group*: within it the
 bigger stack at the start of the hand finishes higher, and players who
 started with equal stacks tie and share the prizes of the places they cover.
+Ranking a hand-for-hand round's busts at different tables this way is our
+choice (the online rooms' "synchronized hand"); the TDA's hand-for-hand rule
+would tie them all instead.
 Places are counted from the bottom once the field is known, so an early
 bust during late registration still ends up behind every later entry.
 
