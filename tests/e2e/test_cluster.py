@@ -7,6 +7,7 @@ ever has two owners, and the ledger balances.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import secrets
 import signal
@@ -52,6 +53,8 @@ class Seat:
         self.sio: socketio.AsyncClient | None = None
         self.server: Server | None = None
         self.acted = 0
+        # (arrival time, seq) of every table message with a seq.
+        self.arrivals: list[tuple[float, int]] = []
         self._acting: set[asyncio.Future[None]] = set()
 
     async def connect(self, server: Server) -> None:
@@ -76,6 +79,7 @@ class Seat:
         seq = data.get("seq")
         if isinstance(seq, int):
             self.seq = max(self.seq, seq)
+            self.arrivals.append((asyncio.get_running_loop().time(), seq))
         if name == "table:event":
             self.events.append(data["event"])
         if name == "table:turn" and data.get("legal_actions"):
@@ -153,6 +157,14 @@ class Cluster:
                                          .where(TableRecord.id == table_id))).one()
             return row.lease_owner, row.lease_token
 
+    async def stored(self, table_id: str) -> dict[str, Any]:
+        """The table's state as last committed."""
+        async with self.database.sessions() as session:
+            state = await session.scalar(select(TableRecord.state)
+                                         .where(TableRecord.id == table_id))
+            assert state is not None
+            return dict(state)
+
     async def moved(self, table_id: str, away_from: str) -> tuple[str, int]:
         """Wait until another live process owns the table."""
         deadline = asyncio.get_running_loop().time() + WAIT
@@ -199,9 +211,9 @@ def cluster_env(tmp_path: Path) -> Iterator[dict[str, str]]:
                "DRAIN_SECONDS": "20", "MAIL_CLAIM_SECONDS": "1"}
 
 
-@pytest.fixture
-async def cluster(cluster_env: dict[str, str]) -> AsyncIterator[Cluster]:
-    group = Cluster(cluster_env)
+@contextlib.asynccontextmanager
+async def _running(env: dict[str, str]) -> AsyncIterator[Cluster]:
+    group = Cluster(env)
     try:
         for server in group.servers:
             await server.start()
@@ -209,6 +221,22 @@ async def cluster(cluster_env: dict[str, str]) -> AsyncIterator[Cluster]:
     finally:
         group.kill_all()
         await group.database.dispose()
+
+
+@pytest.fixture
+async def cluster(cluster_env: dict[str, str]) -> AsyncIterator[Cluster]:
+    async with _running(cluster_env) as group:
+        yield group
+
+
+@pytest.fixture
+async def default_cluster(cluster_env: dict[str, str]) -> AsyncIterator[Cluster]:
+    """The cluster with the production lease settings (LEASE_SECONDS and
+    LEASE_HEARTBEAT_SECONDS left at their defaults)."""
+    env = {k: v for k, v in cluster_env.items()
+           if k not in ("LEASE_SECONDS", "LEASE_HEARTBEAT_SECONDS")}
+    async with _running(env) as group:
+        yield group
 
 
 async def _table_with_players(cluster: Cluster) -> tuple[str, list[Seat]]:
@@ -253,18 +281,41 @@ async def _survivor(cluster: Cluster, gone: Server) -> Server:
     return next(s for s in cluster.servers if s is not gone)
 
 
-async def test_play_goes_on_when_the_owner_is_killed(cluster: Cluster) -> None:
+async def _first_after(seats: list[Seat], seq: int) -> float:
+    """When the first table message past ``seq`` reached any of these players."""
+    def first() -> float | None:
+        times = [t for seat in seats for t, s in seat.arrivals if s > seq]
+        return min(times) if times else None
+    await _until(lambda: first() is not None, f"a message past seq {seq}")
+    found = first()
+    assert found is not None
+    return found
+
+
+async def test_play_goes_on_when_the_owner_is_killed(default_cluster: Cluster) -> None:
+    cluster = default_cluster
     table_id, seats = await _table_with_players(cluster)
     await _playing(seats, 2)
+    # Mid-hand: the committed state has a hand in play when the owner dies.
+    await _until_async(lambda: cluster.stored(table_id), lambda s: s["current"] is not None,
+                       "a hand in play")
     owner, token = await cluster.lease(table_id)
     assert owner is not None
     victim = cluster.by_pid(owner)
+    others = [seat for seat in seats if seat.server is not victim]
+    killed = asyncio.get_running_loop().time()
     victim.kill()
-    started = asyncio.get_running_loop().time()
+    left = await cluster.stored(table_id)  # nobody writes it until the next owner
+    assert left["current"] is not None, "the hand ended before the kill"
     _new_owner, new_token = await cluster.moved(table_id, owner)
-    took = asyncio.get_running_loop().time() - started
-    print(f"failover: table {table_id} moved in {took:.2f} s")
+    took_over = asyncio.get_running_loop().time() - killed
+    # Every message past what the dead owner stored comes from the new owner.
+    resumed = await _first_after(others, left["seq"]) - killed
+    print(f"failover: table {table_id} taken over {took_over:.2f} s and playing "
+          f"{resumed:.2f} s after the SIGKILL")
     assert new_token == token + 1
+    assert took_over <= 5.0, f"the table moved {took_over:.2f} s after the kill"
+    assert resumed <= 5.0, f"play resumed {resumed:.2f} s after the kill"
     for seat in seats:
         if seat.server is victim:
             await seat.move_to(await _survivor(cluster, victim), table_id)
@@ -275,13 +326,40 @@ async def test_play_goes_on_when_the_owner_is_killed(cluster: Cluster) -> None:
     await cluster.check_books(table_id)
 
 
+class Stored:
+    """Samples a table's committed seq, hand number and lease while something happens."""
+
+    def __init__(self, cluster: Cluster, table_id: str) -> None:
+        self.cluster, self.table_id = cluster, table_id
+        self.samples: list[tuple[int, int, str | None, int]] = []
+        self._task = asyncio.ensure_future(self._sample())
+
+    async def _sample(self) -> None:
+        while True:
+            state = await self.cluster.stored(self.table_id)
+            owner, token = await self.cluster.lease(self.table_id)
+            self.samples.append((state["seq"], state["hand_number"], owner, token))
+            await asyncio.sleep(0.02)
+
+    async def stop(self) -> list[tuple[int, int, str | None, int]]:
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        return self.samples
+
+
 async def test_a_paused_owner_loses_its_table_and_every_write(cluster: Cluster) -> None:
     table_id, seats = await _table_with_players(cluster)
     await _playing(seats, 1)
     owner, _token = await cluster.lease(table_id)
     assert owner is not None
     paused = cluster.by_pid(owner)
-    assert paused.process is not None
+    assert paused.process is not None and paused.log is not None
+    # A second tab of a player, left connected to the owner: it speaks while the owner is
+    # stopped, so the first thing the owner does when it wakes is change the table.
+    stale_tab = Seat(next(s for s in seats if s.server is paused).token)
+    await stale_tab.connect(paused)
+    await stale_tab.ok("table:join", {"table_id": table_id})
     paused.process.send_signal(signal.SIGSTOP)
     try:
         new_owner, new_token = await cluster.moved(table_id, owner)
@@ -289,20 +367,56 @@ async def test_a_paused_owner_loses_its_table_and_every_write(cluster: Cluster) 
             if seat.server is paused:
                 await seat.move_to(await _survivor(cluster, paused), table_id)
         await _playing(seats, 1)
+        stored = Stored(cluster, table_id)
+        said = asyncio.ensure_future(stale_tab.call(
+            "table:chat", {"table_id": table_id, "text": "said to a stopped server"}))
+        await asyncio.sleep(0.3)  # the request waits in the stopped process's socket
     finally:
         paused.process.send_signal(signal.SIGCONT)
-    # Back, the old owner's timers fire and its heartbeat runs: its writes are refused
-    # and it lets the table go, while the new owner keeps dealing.
+    # Back, the old owner runs the chat on its copy of the table: the database refuses
+    # the write (stale token), the old owner lets the table go, and the request follows
+    # the table to its new owner.
     deadline = asyncio.get_running_loop().time() + WAIT
     while await cluster.tables_of(owner) != 0:
         assert asyncio.get_running_loop().time() < deadline, "the paused owner kept its table"
         await asyncio.sleep(0.1)
+    answer = await said
     await _playing(seats, 2)
+    samples = await stored.stop()
+    log = paused.log.read_text(encoding="utf-8", errors="replace")
+    assert f"table {table_id}: write refused by the database" in log, log[-3000:]
+    assert answer.get("ok") or answer["error"]["code"] == "table_moved", answer
+    # The new owner's table was never overwritten: the committed seq and hand number only
+    # grew, the lease stayed the new owner's, and the line said once is stored once.
+    assert samples and {(o, t) for _, _, o, t in samples} == {(new_owner, new_token)}
+    for column in (0, 1):
+        grown = [sample[column] for sample in samples]
+        assert grown == sorted(grown), samples
+    chat = [line["text"] for line in (await cluster.stored(table_id))["chat"]]
+    assert chat.count("said to a stopped server") == (1 if answer.get("ok") else 0), chat
     assert await cluster.lease(table_id) == (new_owner, new_token)
-    for seat in seats:
+    for seat in [*seats, stale_tab]:
         await seat.close()
     cluster.kill_all()
     await cluster.check_books(table_id)
+
+
+async def test_new_tables_open_on_the_least_loaded_process(cluster: Cluster) -> None:
+    async with httpx.AsyncClient(base_url=cluster.servers[0].url) as http:
+        token = await _player(http, 0)
+    creator = Seat(token)
+    await creator.connect(cluster.servers[0])
+    owners = []
+    for n in range(3):
+        created = await creator.ok("table:create", {
+            "name": f"Placed {n}", "seats": 6, "small_blind": 5, "big_blind": 10})
+        owner, _ = await cluster.lease(created["table"]["table_id"])
+        owners.append(owner)
+        await asyncio.sleep(2 * 0.5 + 0.2)  # two heartbeats: every process's count is known
+    # Each table went to a process that ran none: all three processes run one.
+    assert len(set(owners)) == 3 and None not in owners, owners
+    assert sorted([await cluster.tables_of(o) for o in owners if o]) == [1, 1, 1]
+    await creator.close()
 
 
 async def test_sigterm_drains_without_voiding_a_hand(cluster: Cluster) -> None:
