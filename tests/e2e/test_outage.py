@@ -1,6 +1,7 @@
 """The database goes away under a real server (PostgreSQL refuses connections to its
 database and ends its sessions), then comes back: nothing is lost, clients are told
-clearly meanwhile, and every table plays on by itself."""
+clearly meanwhile, and every table plays on by itself, whatever it was doing when the
+database went: waiting for a player, between two hands, or ending a hand on a time-out."""
 
 from __future__ import annotations
 
@@ -14,11 +15,19 @@ import pytest
 import socketio
 from sqlalchemy.engine import make_url
 
+from app.admin.audit import audit
 from app.config import Settings
 from app.db import ledger
 from app.db.migrations import upgrade
 from tests.conftest import Accounts, Mailbox, _postgres_admin, fresh_postgres_database
-from tests.realtime.harness import Client, live_server, realtime_settings, seat_players
+from tests.realtime.harness import (
+    Client,
+    LiveServer,
+    PlayingTable,
+    live_server,
+    realtime_settings,
+    seat_players,
+)
 
 pytestmark = pytest.mark.postgres
 
@@ -47,6 +56,39 @@ class Outage:
     async def end(self) -> None:
         await _postgres_admin(self.server,
                               f'ALTER DATABASE "{self.name}" ALLOW_CONNECTIONS true')
+
+
+async def _reconciles(server: LiveServer) -> None:
+    report = await audit(server.database)
+    assert report.balanced, report.describe()
+
+
+def _hands(table: PlayingTable, kinds: tuple[str, ...]) -> list[str]:
+    """The hand ids of the table's events of these kinds, as its first seat saw them."""
+    return [data["hand_id"] for name, data in table.observer.received
+            if name == "table:event" and data["table_id"] == table.id
+            and data["event"]["type"] in kinds]
+
+
+async def _deals_again(table: PlayingTable, before: set[str], seconds: float = 30) -> str:
+    """The id of the table's next new hand; meanwhile every player to act folds."""
+    acted: set[int] = set()
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    while loop.time() < end:
+        if fresh := [h for h in _hands(table, ("hand_started",)) if h not in before]:
+            return fresh[0]
+        for client in table.seats.values():
+            for name, data in list(client.received):
+                if (name == "table:turn" and data["table_id"] == table.id
+                        and data["legal_actions"] is not None and data["seq"] not in acted):
+                    acted.add(data["seq"])
+                    await client.call("table:action", {"table_id": table.id,
+                                                       "hand_id": data["hand_id"],
+                                                       "type": "fold"})
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"table {table.id} dealt no new hand within {seconds}s "
+                         f"(events: {[e['type'] for e in table.observer.events(table.id)][-15:]})")
 
 
 async def test_a_database_outage_loses_nothing_and_tables_resume_by_themselves(
@@ -107,9 +149,61 @@ async def test_a_database_outage_loses_nothing_and_tables_resume_by_themselves(
             live = server.realtime.tables.get(table.id)
             stacks = {p.seat: p.stack for p in live.state.players.values()}
             assert sum(stacks.values()) + (left["cashed_out"] or 0) == 3000
+            await _reconciles(server)
             async with server.database.sessions() as session:
-                assert (await ledger.audit(session)).balanced
                 assert await ledger.escrowed_at(session, table.id) == live.state.escrowed()
+        finally:
+            for client in clients:
+                if client.sio.connected:
+                    await client.disconnect()
+
+
+async def test_every_table_deals_its_next_hand_after_an_outage_whatever_it_was_doing(
+    settings: Settings, mailbox: Mailbox, own_postgres: str
+) -> None:
+    tuned = realtime_settings(settings, database_url=own_postgres, hand_start_delay_seconds=1.5)
+    outage = Outage(own_postgres)
+    clients: list[Client] = []
+    async with live_server(tuned) as server, httpx.AsyncClient(base_url=server.url) as http:
+
+        async def connect(player: Any) -> Client:
+            client = await Client(server.url, player).connect()
+            clients.append(client)
+            return client
+
+        accounts = Accounts(http, mailbox, server.app)
+        try:
+            waiting = await seat_players(accounts, connect, [1000, 1000])
+            between = await seat_players(accounts, connect, [1000, 1000])
+            # Its clock runs out during the outage: the time-out would end the hand.
+            timing_out = await seat_players(accounts, connect, [1000, 1000], action_seconds=3)
+            tables = (waiting, between, timing_out)
+            turns = [await table.turn() for table in tables]
+            await between.seats[turns[1]["seat"]].ok("table:action", {
+                "table_id": between.id, "hand_id": turns[1]["hand_id"], "type": "fold"})
+            await between.hand_ended()
+            await outage.begin()  # the next hand of `between` is due in 1.5 s
+            before = [set(_hands(table, ("hand_started",))) for table in tables]
+            try:
+                ack = await waiting.seats[turns[0]["seat"]].call("table:action", {
+                    "table_id": waiting.id, "hand_id": turns[0]["hand_id"], "type": "call"})
+                assert ack["error"]["code"] == "service_unavailable", ack
+                await asyncio.sleep(4.0)  # past the next deal and the time-out
+                # Each table met the outage its own way: a refused action, a deal that
+                # could not be stored, a time-out that could not be stored.
+                live = [server.realtime.tables.get(table.id).core for table in tables]
+                assert [core.unavailable for core in live] == [True, True, True]
+            finally:
+                await outage.end()
+            dealt = await asyncio.gather(*(_deals_again(table, hands)
+                                           for table, hands in zip(tables, before, strict=True)))
+            assert len(set(dealt)) == 3
+            for table, new in zip(tables, dealt, strict=True):
+                # Every earlier hand was played to its end or voided, and said so.
+                closed = set(_hands(table, ("hand_ended", "hand_voided")))
+                assert set(_hands(table, ("hand_started",))) - closed <= {new}, table.id
+            assert (await http.get("/health")).status_code == 200
+            await _reconciles(server)
         finally:
             for client in clients:
                 if client.sio.connected:
