@@ -240,6 +240,10 @@ class Settings:
         default_factory=lambda: _env_float("TIME_BANK_SECONDS", 30)
     )
     showdown_seconds: float = field(default_factory=lambda: _env_float("SHOWDOWN_SECONDS", 5))
+    # How long the contenders have to answer the run-it-twice question (a time-out declines).
+    run_it_twice_seconds: float = field(
+        default_factory=lambda: _env_float("RUN_IT_TWICE_SECONDS", 6)
+    )
     hand_start_delay_seconds: float = field(
         default_factory=lambda: _env_float("HAND_START_DELAY_SECONDS", 3)
     )

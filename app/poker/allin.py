@@ -21,7 +21,7 @@ from typing import Any
 from app.poker.cards import Card
 from app.poker.engine import Hand
 from app.poker.equity import equity
-from app.poker.events import BoardDealt, Event, HandShown
+from app.poker.events import BoardDealt, Event, HandShown, RunItTwiceChosen
 from app.poker.state import SeatStatus
 
 _STREETS = {0: "preflop", 3: "flop", 4: "turn"}
@@ -44,10 +44,12 @@ class RunoutEquity:
     street: str
     board: tuple[Card, ...]
     seats: tuple[SeatEquity, ...]
+    run: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        """The ``all_in_equity`` table event."""
-        return {"type": "all_in_equity", "street": self.street,
+        """The ``all_in_equity`` table event (``run`` 1: the second board of a hand run
+        twice)."""
+        return {"type": "all_in_equity", "street": self.street, "run": self.run,
                 "board": [str(c) for c in self.board],
                 "seats": [{"seat": s.seat, "win": s.win, "tie": s.tie, "equity": s.equity}
                           for s in self.seats]}
@@ -56,25 +58,30 @@ class RunoutEquity:
 def runout_equities(hand: Hand, events: Sequence[Event]) -> list[tuple[int, RunoutEquity]]:
     """For the ``events`` of one step of ``hand``: the all-in equities to announce, each
     with the index of the event it follows (the last hand turned up, then the flop and
-    the turn). Empty unless that step turned every remaining hand up before the river."""
+    the turn). Empty unless that step turned every remaining hand up before the river, or
+    answered the run-it-twice question (then the streets of each board run)."""
     shown = [i for i, e in enumerate(events) if isinstance(e, HandShown)]
-    deals = [i for i, e in enumerate(events) if isinstance(e, BoardDealt)]
-    if not shown or (deals and shown[-1] > deals[0]):
+    deals = [(i, e) for i, e in enumerate(events) if isinstance(e, BoardDealt)]
+    answered = any(isinstance(e, RunItTwiceChosen) for e in events)
+    if not (shown or answered) or (shown and deals and shown[-1] > deals[0][0]):
         return []
     live = [s for s in hand.seats if s.status is not SeatStatus.FOLDED]
     if len(live) < 2 or not all(s.shown for s in live):
         return []
-    dealt = [c for i in deals for c in events[i].cards]  # type: ignore[attr-defined]
-    board = list(hand.board[: len(hand.board) - len(dealt)])
-    points: list[tuple[int, tuple[Card, ...]]] = [(shown[-1], tuple(board))]
-    for i in deals:
-        board += events[i].cards  # type: ignore[attr-defined]
-        points.append((i, tuple(board)))
-    return [(i, _chances(live, cards)) for i, cards in points if len(cards) < 5]
+    dealt = sum(len(e.cards) for _, e in deals if e.run == 0)
+    boards = [list(hand.board[: len(hand.board) - dealt]),
+              list(hand.board[: 5 - len(hand.second_board)])]
+    points: list[tuple[int, int, tuple[Card, ...]]] = []
+    if shown:
+        points.append((shown[-1], 0, tuple(boards[0])))
+    for i, e in deals:
+        boards[e.run] += e.cards
+        points.append((i, e.run, tuple(boards[e.run])))
+    return [(i, _chances(live, cards, run)) for i, run, cards in points if len(cards) < 5]
 
 
-def _chances(live: Sequence[Any], board: tuple[Card, ...]) -> RunoutEquity:
+def _chances(live: Sequence[Any], board: tuple[Card, ...], run: int) -> RunoutEquity:
     result = equity([s.cards for s in live], board=board)
     seats = tuple(SeatEquity(s.number, h.win, h.tie, h.equity)
                   for s, h in zip(live, result.hands, strict=True))
-    return RunoutEquity(_STREETS[len(board)], board, seats)
+    return RunoutEquity(_STREETS[len(board)], board, seats, run)

@@ -6,6 +6,10 @@ two players are ready, each decision has a clock (then the player's time
 bank), a time-out checks or folds, two time-outs in a row sit the player out,
 bots act after a small delay with their own view of the hand only.
 
+Run it twice: when the engine asks the contenders (a table option), every one of
+them has ``run_it_twice_seconds`` to answer; a time-out, an absent player or a bot
+(bots keep it simple) declines, and the board is run once.
+
 The end of a hand is one chip movement (see :mod:`app.realtime.core`): the
 hand history, the new stacks and every seat that stands up with its cash-out
 commit together, or not at all.
@@ -25,7 +29,14 @@ from app.poker.blinds import HandPlan, Occupant, PlayerStatus, plan_next_hand
 from app.poker.bots import BotStyle, decide
 from app.poker.cards import Deck
 from app.poker.engine import Hand
-from app.poker.events import ActionKind, Event, HandEnded, HandShown
+from app.poker.events import (
+    ActionKind,
+    Event,
+    HandEnded,
+    HandShown,
+    RunItTwiceChosen,
+    RunItTwiceOffered,
+)
 from app.poker.fairness import FairnessProof
 from app.poker.state import Phase, Stakes
 from app.poker.view import view, view_event
@@ -84,6 +95,8 @@ class Dealer:
         self.turn: Turn | None = None
         self.tournament: TournamentHands | None = None
         self._last_action: dict[int, tuple[str, str, int | None]] = {}
+        # When the run-it-twice question of the hand in play times out (None: not asked).
+        self.question_deadline: float | None = None
 
     @property
     def state(self) -> TableState:
@@ -140,7 +153,8 @@ class Dealer:
         deck, proof = self._deck(plan)
         bomb_pot = state.config.bomb_pot(state.hand_number + 1) if tournament is None else 0
         hand, events = Hand.start(plan.stacks(state.occupants()), button=plan.button,
-                                  stakes=stakes, deck=deck, bomb_pot=bomb_pot)
+                                  stakes=stakes, deck=deck, bomb_pot=bomb_pot,
+                                  run_it_twice=state.config.run_it_twice)
         for seat in plan.dealt_in:
             if state.players[seat].status is PlayerStatus.WAITING or tournament is None:
                 state.players[seat].status = PlayerStatus.PLAYING
@@ -153,6 +167,7 @@ class Dealer:
             "small_blind_seat": plan.small_blind, "big_blind_seat": plan.big_blind,
             "seats": [{"seat": s.number, "stack": s.starting_stack} for s in hand.seats],
             "commitment": proof.commitment if proof else None, "bomb_pot": bomb_pot,
+            "run_it_twice": hand.run_it_twice,
         }, hand_id=state.current.id)
         await self._progress(events)
 
@@ -199,12 +214,20 @@ class Dealer:
         current = self.state.current
         assert current is not None
         chances: list[tuple[int, RunoutEquity]] = []
-        if any(isinstance(e, HandShown) for e in events):
+        if any(isinstance(e, HandShown | RunItTwiceChosen) for e in events):
             # Exact run-out equities take up to a few tenths of a second: off the event loop.
             chances = await asyncio.to_thread(runout_equities, current.hand, events)
+        asking = current.hand.phase is Phase.RUN_IT_TWICE
+        if asking and self.question_deadline is None:
+            self.question_deadline = self.core.now() + self.core.settings.run_it_twice_seconds
+        elif not asking:
+            self.question_deadline = None
+            self.core.mailbox.cancel("run-it-twice")
         self._send_hand_events(events, dict(chances))
         if current.hand.is_complete:
             await self._end_hand()
+        elif asking:
+            self._ask_run_it_twice()
         else:
             self._begin_turn()
 
@@ -216,6 +239,8 @@ class Dealer:
             body = view_event(event, None)
             if isinstance(event, HandEnded):
                 body.update(self._reveal(current))
+            elif isinstance(event, RunItTwiceOffered):
+                body["deadline"] = self.question_deadline
             public = {"hand_id": current.id, "event": body}
             seat = event.private_to
             owner = self.state.players[seat].user_id if seat is not None else None
@@ -283,9 +308,55 @@ class Dealer:
         return out
 
     def hand_view(self, seat: int | None) -> dict[str, Any] | None:
-        """The hand in play as ``seat`` (None: a spectator) may see it."""
+        """The hand in play as ``seat`` (None: a spectator) may see it, with the deadline
+        of the run-it-twice question while it is asked."""
         current = self.state.current
-        return view(current.hand, seat) if current else None
+        if current is None:
+            return None
+        out = view(current.hand, seat)
+        if current.hand.phase is Phase.RUN_IT_TWICE:
+            out["run_it_twice_deadline"] = self.question_deadline
+        return out
+
+    # ---- running it twice ---------------------------------------------------------
+
+    async def run_it_twice(self, viewer: Viewer, hand_id: str, agree: bool) -> dict[str, Any]:
+        """A contender's answer to the run-it-twice question, checked by the engine."""
+        player = self.core.player_for(viewer)
+        current = self.state.current
+        if current is None or current.id != hand_id:
+            raise StaleAction("that hand is over", hand_id=current.id if current else None)
+        hand = current.hand
+        events = hand.run_twice(player.seat) if agree else hand.run_once(player.seat)
+        player.timeouts = 0
+        await self._progress(events)
+        return {"table_id": self.core.id, "hand_id": hand_id, "seq": self.state.seq}
+
+    def _ask_run_it_twice(self) -> None:
+        """Wait for the answers until the deadline; answer at once for bots and absent
+        players (they decline)."""
+        current = self.state.current
+        assert current is not None and self.question_deadline is not None
+        if not self.core.mailbox.has("run-it-twice"):
+            self.core.mailbox.later("run-it-twice", self.question_deadline - self.core.now(),
+                                     self._decline_for, current.id, None)
+        for seat in current.hand.asked:
+            player = self.state.players[seat]
+            if player.is_bot or _absent(player):
+                self.core.mailbox.later("run-it-twice-auto", 0, self._decline_for,
+                                         current.id, seat)
+                return
+
+    async def _decline_for(self, hand_id: str, seat: int | None) -> None:
+        """Run it once for ``seat`` (None: the question timed out, for the first seat still
+        to answer)."""
+        current = self.state.current
+        if (current is None or current.id != hand_id
+                or current.hand.phase is not Phase.RUN_IT_TWICE):
+            return
+        asked = current.hand.asked
+        if seat is None or seat in asked:
+            await self._progress(current.hand.run_once(asked[0] if seat is None else seat))
 
     # ---- the clock, absent players and bots ------------------------------------------
 
@@ -333,10 +404,14 @@ class Dealer:
         await self._progress(hand.act(turn.seat, kind))
 
     def act_for_absent(self) -> None:
-        """If the player to act has left or sat out, act for them now."""
+        """If the player to act (or to answer the run-it-twice question) has left or sat
+        out, act for them now."""
         turn = self.turn
         if turn is not None and _absent(self.state.players[turn.seat]):
             self.core.mailbox.later("turn", 0, self._auto, turn.token)
+        current = self.state.current
+        if current is not None and current.hand.phase is Phase.RUN_IT_TWICE:
+            self._ask_run_it_twice()
 
     async def _bot_move(self, token: int) -> None:
         turn = self._current_turn(token)
@@ -494,7 +569,11 @@ class Dealer:
         to act gets a fresh clock, sitting-out limits and the next hand are rescheduled."""
         current = self.state.current
         turn = self.turn
-        if current is not None and not current.hand.is_complete:
+        if current is not None and current.hand.phase is Phase.RUN_IT_TWICE:
+            if self.question_deadline is None:
+                self.question_deadline = self.core.now() + self.core.settings.run_it_twice_seconds
+            self._ask_run_it_twice()
+        elif current is not None and not current.hand.is_complete:
             if (turn is None or turn.hand_id != current.id or turn.seat != current.hand.actor
                     or not self.core.mailbox.has("turn")):
                 self.core.mailbox.cancel("turn")
@@ -512,6 +591,8 @@ class Dealer:
             return
         self.turn = None
         self.core.mailbox.cancel("turn")
+        self.question_deadline = None
+        self.core.mailbox.cancel("run-it-twice")
         self.state.current = None
         for player in self.state.players.values():
             player.stack -= player.paid_out

@@ -324,6 +324,13 @@ def register(realtime: Realtime) -> Events:
         result: Result = await table.ask(table.set_client_seed, viewer, data.seed)
         return result
 
+    @events.on("table:run-it-twice", schemas.TableRunItTwice, table=True)
+    async def run_it_twice(sid: str, viewer: Viewer, data: schemas.TableRunItTwice) -> Result:
+        table = tables.get(data.table_id)
+        result: Result = await table.ask(table.dealer.run_it_twice, viewer, data.hand_id,
+                                         data.agree)
+        return result
+
     @events.on("table:action", schemas.TableAction, table=True)
     async def action(sid: str, viewer: Viewer, data: schemas.TableAction) -> Result:
         table = tables.get(data.table_id)

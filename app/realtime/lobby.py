@@ -436,6 +436,7 @@ class TableService:
             bots=data.bots, bot_count=data.bot_count if data.bots else 0,
             bot_style=data.bot_style, bomb_pot_every=data.bomb_pot_every,
             bomb_pot_ante=(data.bomb_pot_ante or 2 * data.big_blind) if data.bomb_pot_every else 0,
+            run_it_twice=data.run_it_twice,
         )
         table_id = secrets.token_hex(6)
         state = TableState(config)

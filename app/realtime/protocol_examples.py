@@ -163,6 +163,7 @@ CONFIG: dict[str, Any] = {
     "name": "Friday night", "seats": 6, "small_blind": 5, "big_blind": 10, "ante": 0,
     "min_buy_in": 200, "max_buy_in": 1000, "action_seconds": 20.0, "private": False,
     "bots": True, "bot_count": 1, "straddle": 0, "bomb_pot_every": 0, "bomb_pot_ante": 0,
+    "run_it_twice": True,
 }
 TOURNAMENT = "a1b2c3d4e5f60718"
 TOURNAMENT_SUMMARY: dict[str, Any] = {
@@ -184,7 +185,7 @@ REQUEST_EXAMPLES: dict[str, dict[str, Any]] = {
     "tournament:deal": {"tournament_id": TOURNAMENT},
     "table:create": {"name": "Friday night", "seats": 6, "small_blind": 5, "big_blind": 10,
                      "min_buy_in": 200, "max_buy_in": 1000, "action_seconds": 20,
-                     "private": False, "bots": True, "bot_count": 1},
+                     "private": False, "bots": True, "bot_count": 1, "run_it_twice": True},
     "table:quick-seat": {"small_blind": 5, "big_blind": 10, "buy_in": 500},
     "table:join": {"table_id": TABLE, "since_seq": 41},
     "table:unwatch": {"table_id": TABLE},
@@ -198,6 +199,7 @@ REQUEST_EXAMPLES: dict[str, dict[str, Any]] = {
     "table:chat": {"table_id": TABLE, "text": "good luck all"},
     "table:seed": {"table_id": TABLE, "seed": "k3J9x-Qp2_Lw7Rz0"},
     "table:action": {"table_id": TABLE, "hand_id": HAND, "type": "raise", "amount": 30},
+    "table:run-it-twice": {"table_id": TABLE, "hand_id": HAND, "agree": True},
 }
 
 ACKS: dict[str, dict[str, Any]] = {
@@ -228,6 +230,7 @@ ACKS: dict[str, dict[str, Any]] = {
                    "next_commitment": NEXT_COMMITMENT},
     "table:action": {"ok": False, "error": {
         "code": "bet_too_small", "message": "expected at least 40, got 30", "min": 40}},
+    "table:run-it-twice": {"ok": True, "table_id": TABLE, "hand_id": HAND, "seq": 63},
 }
 
 ACK_FIELDS: dict[str, str] = {
@@ -267,6 +270,8 @@ ACK_FIELDS: dict[str, str] = {
     "table:action": "`hand_id` and the table's `seq` after your action; refused actions "
                     "carry details such as `min`, `max`, `to_call` or `actor`. Example of a "
                     "refusal:",
+    "table:run-it-twice": "`hand_id` and the table's `seq` after your answer; refused "
+                          "(`wrong_phase`, `not_asked`) when nobody is asking you.",
 }
 
 TURN: dict[str, Any] = {
@@ -327,6 +332,7 @@ TABLE_EVENT_TYPES: dict[str, str] = {
     "hand_started": "A hand begins: its number, the button and blinds, the seats dealt in "
                     "with their stacks, `bomb_pot` (the ante everyone paid in a bomb pot, "
                     "which has no blinds and no betting before the flop; 0 otherwise), and "
+                    "`run_it_twice` (whether the table offers running it twice), and "
                     "`commitment`, the SHA-256 of the secret server "
                     "seed its deck was shuffled with (docs/FAIRNESS.md). `hand_id` is on "
                     "the message.",
@@ -337,7 +343,17 @@ TABLE_EVENT_TYPES: dict[str, str] = {
                         "sent to that seat's player, `null` for everyone else.",
     "player_acted": "A betting action: `amount` went in now, `total` is the seat's bet on "
                     "this street.",
-    "board_dealt": "The flop, turn or river.",
+    "board_dealt": "The flop, turn or river; `run` is 0, or 1 for the second board of a hand "
+                   "run twice (dealt after the first board's river, from the same deck).",
+    "run_it_twice_offered": "The betting ended before the river with every hand left face "
+                            "up: `seats` are asked whether to run the rest of the board twice "
+                            "(answer with `table:run-it-twice` before `deadline`, Unix "
+                            "seconds). Only when all agree is the board run twice; each pot "
+                            "is then split in half (an odd chip to the first board), each "
+                            "half settled on its own board. Bots, absent players and "
+                            "time-outs decline.",
+    "run_it_twice_chosen": "A seat answered: `agree` true, or false (the board is then run "
+                           "once, at once).",
     "uncalled_bet_returned": "The part of a bet nobody called went back.",
     "hand_shown": "A seat's cards were turned up at the showdown.",
     "hand_mucked": "A seat gave up its hand at the showdown without showing.",
@@ -345,8 +361,11 @@ TABLE_EVENT_TYPES: dict[str, str] = {
                      "exact chance to win alone (`win`), to tie (`tie`) and its share of the "
                      "pot (`equity`, ties split) with `board` dealt, counting every card not "
                      "face up as unknown. Sent once the hands are turned up, then after the "
-                     "flop and the turn.",
-    "pot_awarded": "Pot `pot` (0 is the main pot) went to `seats` in `amounts`.",
+                     "flop and the turn; in a hand run twice also for the streets of the "
+                     "second board (`run` 1).",
+    "pot_awarded": "Pot `pot` (0 is the main pot) went to `seats` in `amounts`; in a hand "
+                   "run twice each pot is awarded twice, `amount` being the half settled on "
+                   "board `run` (0 or 1).",
     "hand_ended": "The hand is over: final stacks of the seats dealt in; `fairness` reveals "
                   "the server seed and the client seeds the deck was shuffled with (check "
                   "them: docs/FAIRNESS.md), and `next_commitment` commits to the next "
@@ -372,7 +391,7 @@ EVENT_EXAMPLES: dict[str, dict[str, Any]] = {
                      "small_blind_seat": 2, "big_blind_seat": 4,
                      "seats": [{"seat": 2, "stack": 1000}, {"seat": 4, "stack": 640},
                                {"seat": 0, "stack": 1210}],
-                     "commitment": COMMITMENT, "bomb_pot": 0},
+                     "commitment": COMMITMENT, "bomb_pot": 0, "run_it_twice": False},
     "ante_posted": {"type": "ante_posted", "seat": 2, "amount": 1, "all_in": False,
                     "dead": False},
     "blind_posted": {"type": "blind_posted", "seat": 2, "blind": "small", "amount": 5,
@@ -380,15 +399,20 @@ EVENT_EXAMPLES: dict[str, dict[str, Any]] = {
     "hole_cards_dealt": {"type": "hole_cards_dealt", "seat": 4, "cards": None},
     "player_acted": {"type": "player_acted", "seat": 0, "action": "raise", "amount": 30,
                      "total": 30, "all_in": False},
-    "board_dealt": {"type": "board_dealt", "street": "flop", "cards": ["2c", "7d", "Th"]},
+    "board_dealt": {"type": "board_dealt", "street": "flop", "cards": ["2c", "7d", "Th"],
+                    "run": 0},
+    "run_it_twice_offered": {"type": "run_it_twice_offered", "seats": [2, 0],
+                             "deadline": 1795323590.0},
+    "run_it_twice_chosen": {"type": "run_it_twice_chosen", "seat": 2, "agree": True},
     "uncalled_bet_returned": {"type": "uncalled_bet_returned", "seat": 0, "amount": 20},
     "hand_shown": {"type": "hand_shown", "seat": 4, "cards": ["Ks", "Kh"]},
     "hand_mucked": {"type": "hand_mucked", "seat": 2},
-    "all_in_equity": {"type": "all_in_equity", "street": "flop", "board": ["7d", "9h", "3s"],
+    "all_in_equity": {"type": "all_in_equity", "street": "flop", "run": 0,
+                      "board": ["7d", "9h", "3s"],
                       "seats": [{"seat": 2, "win": 0.9162, "tie": 0.0, "equity": 0.9162},
                                 {"seat": 0, "win": 0.0838, "tie": 0.0, "equity": 0.0838}]},
     "pot_awarded": {"type": "pot_awarded", "pot": 0, "amount": 120, "seats": [4],
-                    "amounts": [120], "hand": None},
+                    "amounts": [120], "hand": None, "run": 0},
     "hand_ended": {"type": "hand_ended", "seats": [2, 4, 0], "stacks": [970, 700, 1180],
                    "fairness": {"scheme": "holdem-fair-v1", "commitment": COMMITMENT,
                                 "server_seed": SERVER_SEED,
@@ -417,10 +441,13 @@ HAND_VIEW = """
 | field | meaning |
 |---|---|
 | `viewer` | your seat number, or `null` for a spectator |
-| `phase` | `preflop`, `flop`, `turn`, `river`, `showdown` or `complete` |
+| `phase` | `preflop`, `flop`, `turn`, `river`, `run_it_twice`, `showdown` or `complete` |
 | `button`, `small_blind_seat`, `big_blind_seat` | seat numbers |
 | `stakes` | `small_blind`, `big_blind`, `ante`, `big_blind_ante`, `straddle` (0: none) |
 | `board` | the community cards so far, e.g. `["2c", "7d", "Th"]` |
+| `boards` | `[board]`, or both boards of a hand run twice (each with the shared cards) |
+| `run_it_twice` | seats still to answer the run-it-twice question (else `[]`) |
+| `run_it_twice_deadline` | while the question is asked: when it times out |
 | `pots` | pots formed by earlier streets: `amount` and eligible `seats` |
 | `pot_total` | every chip put in this hand, bets on this street included |
 | `level` | the bet to match on this street; `min_raise`: the last full raise |

@@ -71,6 +71,11 @@ class TableCreate(Request):
                                "`bomb_pot_ante`, no blinds, the flop comes at once (0: never)"
     )
     bomb_pot_ante: Chips | None = Field(default=None, description="Default: 2 big blinds")
+    run_it_twice: bool = Field(
+        default=False, description="When the betting ends before the river with everyone "
+                                   "(or all but one) all-in, the players still in are asked "
+                                   "whether to run the rest of the board twice"
+    )
     bots: bool = Field(default=False, description="Fill empty seats with bots")
     bot_count: Annotated[int, Field(ge=0, le=9)] = Field(
         default=1, description="How many seats bots may take (at most seats - 1)"
@@ -146,6 +151,15 @@ class TableAction(TableRef):
     hand_id: Annotated[str, Field(min_length=1, max_length=32)]
     type: Annotated[ActionKind, Field(strict=False)]
     amount: Annotated[int, Field(ge=0, le=10**12)] | None = None
+
+
+class TableRunItTwice(TableRef):
+    """``table:run-it-twice``: your answer to the run-it-twice question (the
+    ``run_it_twice_offered`` event names the seats asked and the deadline). The board is run
+    twice only when everyone asked agrees; a "no" (or a time-out) runs it once at once."""
+
+    hand_id: Annotated[str, Field(min_length=1, max_length=32)]
+    agree: bool
 
 
 class TableSeed(TableRef):
@@ -243,6 +257,8 @@ class TableConfigPublic(Message):
     straddle: int = Field(description="The straddle (twice the big blind), 0 for none")
     bomb_pot_every: int = Field(description="Every this many hands is a bomb pot (0: never)")
     bomb_pot_ante: int = Field(description="What everyone antes in a bomb pot")
+    run_it_twice: bool = Field(False, description="Players all-in before the river are "
+                               "asked whether to run the board twice")
 
 
 class ChatLine(Message):
@@ -273,8 +289,9 @@ class TableEvent(Message):
 
     ``event.type`` is a hand event (``hand_started``, ``blind_posted``,
     ``ante_posted``, ``hole_cards_dealt`` — ``cards`` is null unless they are
-    yours —, ``player_acted``, ``board_dealt``, ``uncalled_bet_returned``,
-    ``hand_shown``, ``hand_mucked``, ``all_in_equity``, ``pot_awarded``, ``hand_ended``,
+    yours —, ``player_acted``, ``board_dealt``, ``run_it_twice_offered``,
+    ``run_it_twice_chosen``, ``uncalled_bet_returned``, ``hand_shown``, ``hand_mucked``,
+    ``all_in_equity``, ``pot_awarded``, ``hand_ended``,
     ``hand_voided``) or a table event (``player_sat``, ``player_left``,
     ``player_leaving``, ``player_sat_out``, ``player_sat_in``, ``player_timed_out``,
     ``player_connection``, ``stack_changed``, ``chat``, ``waiting_list``,

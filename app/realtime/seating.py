@@ -41,6 +41,7 @@ class TableConfig:
     tournament: str | None = None
     bomb_pot_every: int = 0
     bomb_pot_ante: int = 0
+    run_it_twice: bool = False
 
     def bomb_pot(self, hand_number: int) -> int:
         """The ante of hand ``hand_number`` (counted from 1) if it is a bomb pot, else 0."""
@@ -71,7 +72,7 @@ class TableConfig:
             "action_seconds": self.action_seconds, "private": self.private,
             "bots": self.bots, "bot_count": self.bot_count, "tournament": self.tournament,
             "straddle": self.stakes.straddle, "bomb_pot_every": self.bomb_pot_every,
-            "bomb_pot_ante": self.bomb_pot_ante,
+            "bomb_pot_ante": self.bomb_pot_ante, "run_it_twice": self.run_it_twice,
         }
 
 

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.poker.allin import runout_equities
 from app.poker.cards import FULL_DECK, Card, Deck, parse_cards
 from app.poker.engine import Hand
 from app.poker.errors import NotAsked, NotInHand, WrongPhase
@@ -28,7 +29,6 @@ from tests.poker.random_hands import MAX_STEPS, Setup, _choose, setups
 STAKES = Stakes(5, 10)
 STREETS = ((0, 3), (3, 4), (4, 5))
 
-
 def twice_deck(holes: list[str], first: str, second: str = "", *, shared: int = 0) -> Deck:
     """A deck that deals ``holes`` (seat order from the left of the button), the board
     ``first`` and then, run twice from ``shared`` board cards, the second board's own
@@ -45,7 +45,6 @@ def twice_deck(holes: list[str], first: str, second: str = "", *, shared: int = 
             order += [next(spare), *again[start - shared:end - shared]]
     return Deck(order + list(spare))
 
-
 def heads_up_all_in(second: str = "Kh 8s 5d Jc Qc") -> Hand:
     """Seat 1 (AA, the big blind) and seat 0 (KK, the button) all-in before the flop."""
     deck = twice_deck(["AhAd", "KsKc"], "2c 7d 9h 3s 4c", second)
@@ -55,7 +54,6 @@ def heads_up_all_in(second: str = "Kh 8s 5d Jc Qc") -> Hand:
     hand.all_in(1)
     return hand
 
-
 def test_an_all_in_before_the_river_shows_the_hands_and_asks_every_contender() -> None:
     hand = heads_up_all_in()
     assert hand.phase is Phase.RUN_IT_TWICE and hand.asked == [1, 0]
@@ -64,7 +62,6 @@ def test_an_all_in_before_the_river_shows_the_hands_and_asks_every_contender() -
     assert offered == [RunItTwiceOffered((1, 0))]
     assert all(s.shown for s in hand.seats)
 
-
 def test_a_table_without_the_option_runs_the_board_once_without_asking() -> None:
     deck = twice_deck(["AhAd", "KsKc"], "2c 7d 9h 3s 4c")
     hand, _ = Hand.start({0: 1000, 1: 1000}, button=0, stakes=STAKES, deck=deck)
@@ -72,7 +69,6 @@ def test_a_table_without_the_option_runs_the_board_once_without_asking() -> None
     hand.all_in(1)
     assert hand.is_complete and hand.runs == 1
     assert not [e for e in hand.history if isinstance(e, RunItTwiceOffered)]
-
 
 def test_one_player_declining_runs_a_single_board() -> None:
     hand = heads_up_all_in()
@@ -84,7 +80,6 @@ def test_one_player_declining_runs_a_single_board() -> None:
     assert hand.stacks() == {1: 2000, 0: 0}
     assert [e.run for e in hand.history if isinstance(e, BoardDealt | PotAwarded)] == [0] * 4
 
-
 def test_a_decline_ends_the_question_even_before_others_answer() -> None:
     deck = twice_deck(["AhAd", "KsKc", "QsQc"], "2c 7d 9h 3s 4c")
     hand, _ = Hand.start({0: 1000, 1: 1000, 2: 1000}, button=2, stakes=STAKES, deck=deck,
@@ -95,7 +90,6 @@ def test_a_decline_ends_the_question_even_before_others_answer() -> None:
     assert hand.is_complete and hand.runs == 1
     with pytest.raises(WrongPhase, match="expected the run-it-twice question, got the complete"):
         hand.run_twice(1)
-
 
 def test_when_all_agree_both_boards_come_from_the_same_deck_after_the_first() -> None:
     hand = heads_up_all_in()
@@ -113,7 +107,6 @@ def test_when_all_agree_both_boards_come_from_the_same_deck_after_the_first() ->
     assert second_run == [c for c in deck_after_first_board if c in second_run]
     assert len(hand.burned) == 6
 
-
 def test_each_half_of_the_pot_is_settled_on_its_own_board() -> None:
     hand = heads_up_all_in()
     hand.run_twice(1)
@@ -122,7 +115,6 @@ def test_each_half_of_the_pot_is_settled_on_its_own_board() -> None:
     assert [(e.run, e.amount, e.seats, e.hand) for e in awards] == [
         (0, 1000, (1,), "one pair"), (1, 1000, (0,), "three of a kind")]
     assert hand.stacks() == {1: 1000, 0: 1000}
-
 
 def test_an_odd_pot_gives_the_extra_chip_to_the_first_board() -> None:
     deck = twice_deck(["AhAd", "KsKc", "2d3h"], "2c 7d 9h 3s 4c", "Kh 8s 5d Jc Qc")
@@ -137,7 +129,6 @@ def test_an_odd_pot_gives_the_extra_chip_to_the_first_board() -> None:
     assert awards == [(0, 102, (0,)), (1, 101, (1,))]
     assert split_between_runs(203) == (102, 101)
     assert hand.stacks() == {0: 102, 1: 101, 2: 100}
-
 
 def test_side_pots_can_go_to_different_winners_on_each_board() -> None:
     deck = twice_deck(["AhAd", "KsKc", "QsQd"], "2c 7d 9h 3s 4c", "Qh 8s 5d Jc 6h")
@@ -154,7 +145,6 @@ def test_side_pots_can_go_to_different_winners_on_each_board() -> None:
                       (1, 0, 400, (1,)), (1, 1, 400, (2,))]
     assert hand.stacks() == {0: 150, 1: 400, 2: 550}
 
-
 def test_a_player_with_chips_behind_is_asked_too() -> None:
     deck = twice_deck(["AhAd", "KsKc"], "2c 7d 9h 3s 4c", "Kh 8s 5d Jc Qc")
     hand, _ = Hand.start({0: 1000, 1: 300}, button=0, stakes=STAKES, deck=deck,
@@ -166,7 +156,6 @@ def test_a_player_with_chips_behind_is_asked_too() -> None:
     hand.run_twice(0)
     hand.run_twice(1)
     assert hand.stacks() == {1: 300, 0: 1000}
-
 
 def test_a_board_run_twice_after_the_flop_keeps_the_flop_on_both_boards() -> None:
     deck = twice_deck(["AhAd", "KsKc"], "2c 7d Kd 3s 4c", "8s 5d", shared=3)
@@ -183,7 +172,6 @@ def test_a_board_run_twice_after_the_flop_keeps_the_flop_on_both_boards() -> Non
     assert [" ".join(map(str, b)) for b in hand.boards()] == [
         "2c 7d Kd 3s 4c", "2c 7d Kd 8s 5d"]
     assert hand.stacks() == {1: 0, 0: 2000}
-
 
 def test_answers_are_refused_from_seats_not_asked_and_bets_during_the_question() -> None:
     deck = twice_deck(["AhAd", "KsKc", "QsQc"], "2c 7d 9h 3s 4c")
@@ -205,7 +193,6 @@ def test_answers_are_refused_from_seats_not_asked_and_bets_during_the_question()
     with pytest.raises(NotAsked, match="expected an answer from seat 1, got seat 0"):
         hand.run_once(0)
 
-
 def test_a_hand_waiting_for_answers_survives_json() -> None:
     hand = heads_up_all_in()
     hand.run_twice(1)
@@ -213,7 +200,6 @@ def test_a_hand_waiting_for_answers_survives_json() -> None:
     assert again == hand and again.asked == [0]
     again.run_twice(0)
     assert again.runs == 2 and Hand.from_json(again.to_json()) == again
-
 
 def test_nobody_sees_a_card_of_the_second_board_before_everyone_agreed() -> None:
     hand = heads_up_all_in()
@@ -225,9 +211,7 @@ def test_nobody_sees_a_card_of_the_second_board_before_everyone_agreed() -> None
     hand.run_twice(0)
     assert view(hand, None)["boards"][1] == second
 
-
 # ---- chips are conserved, whatever is answered ---------------------------------
-
 
 def reference_stacks_run_twice(hand: Hand) -> list[int]:
     """Final stacks by the written rules: pots by contribution level, each split in
@@ -247,7 +231,6 @@ def reference_stacks_run_twice(hand: Hand) -> list[int]:
             for p, share in zip(claim, split_pot(amount, claim), strict=True):
                 final[p] += share
     return final
-
 
 def play_run_twice(data: st.DataObject, setup: Setup) -> Hand:
     hand, _ = Hand.start(setup.stacks, button=setup.button, stakes=setup.stakes,
@@ -270,7 +253,6 @@ def play_run_twice(data: st.DataObject, setup: Setup) -> Hand:
             assert not [e for e in events if isinstance(e, BoardDealt)]
     raise AssertionError(f"the hand did not end in {MAX_STEPS} steps")
 
-
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data(), setups(small_blind_below_big=False))
 def test_chips_are_conserved_when_hands_are_run_twice(data: st.DataObject, setup: Setup) -> None:
@@ -283,3 +265,10 @@ def test_chips_are_conserved_when_hands_are_run_twice(data: st.DataObject, setup
     if hand.runs == 2:
         dealt = [c for b in hand.boards() for c in b]
         assert len(set(dealt)) == 10 - (5 - len(hand.second_board))
+
+def test_all_in_equities_follow_the_streets_of_both_boards() -> None:
+
+    hand = heads_up_all_in()
+    assert runout_equities(hand, hand.run_twice(1)) == []
+    chances = [(r.run, r.street, len(r.board)) for _, r in runout_equities(hand, hand.run_twice(0))]
+    assert chances == [(0, "flop", 3), (0, "turn", 4), (1, "flop", 3), (1, "turn", 4)]
