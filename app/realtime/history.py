@@ -35,7 +35,7 @@ def finished_hand(
             results.append((player.user_id, seat.number, net))
     pots = [
         {"pot": e.pot, "amount": e.amount, "seats": list(e.seats), "amounts": list(e.amounts),
-         "hand": e.hand}
+         "hand": e.hand, "run": e.run}
         for e in hand.history if isinstance(e, PotAwarded)
     ]
     pot = sum(s.contributed + s.dead for s in hand.seats)
@@ -43,6 +43,7 @@ def finished_hand(
         "hand_id": current.id, "table_id": table_id, "number": current.number,
         "button": hand.button, "stakes": hand.stakes.to_dict(),
         "board": [str(c) for c in hand.board], "pot": pot, "players": rows, "pots": pots,
+        "boards": [[str(c) for c in board] for board in hand.boards()],
         "fairness": current.proof.to_dict() if current.proof else None,
     }
     names = [players[s.number].person.name for s in hand.seats]

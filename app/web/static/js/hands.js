@@ -38,6 +38,9 @@ function replayer(replay, summary) {
       el("div", { className: "detail-board" }, el("strong", {}, "Board "),
         hand.board.length ? cardRow(hand.board, { className: "cards-sm" }) : "no cards yet",
         el("span", { className: "hint" }, ` · pot ${chips(hand.pot_total)}`)),
+      hand.boards && hand.boards.length > 1
+        ? el("div", { className: "detail-board" }, el("strong", {}, "Second board "), cardRow(hand.boards[1], { className: "cards-sm" }))
+        : null,
       el("ul", { className: "replay-seats" }, ...hand.seats.map((s) => el("li", { dataset: { seat: s.seat } },
         el("strong", {}, playerName(summary, s.seat)), " ",
         cardRow(s.cards || [], { count: 2, className: "cards-sm" }),
@@ -79,13 +82,17 @@ export function handDetail(detail, phh, replay) {
       el("td", { className: "num" }, chips(p.starting_stack)),
       el("td", { className: "num" }, chips(p.final_stack)),
       el("td", { className: `num ${p.net >= 0 ? "plus" : "minus"}` }, signed(p.net))))));
+  // A hand run twice: its second board, and each pot settled in halves, one per board.
+  const twice = Boolean(summary.boards && summary.boards.length > 1);
   const pots = el("ul", { className: "pot-list" }, ...summary.pots.map((pot) => el("li", {},
     `${pot.pot === 0 ? "Main pot" : `Side pot ${pot.pot}`} ${chips(pot.amount)}: `,
+    twice ? `(board ${pot.run + 1}) ` : "",
     pot.seats.map((seat, i) => `${playerName(summary, seat)} ${chips(pot.amounts[i])}`).join(", "),
     pot.hand ? ` with ${handName(pot.hand)}` : "")));
   return el("div", { className: "hand-detail" },
     el("p", { className: "hint" }, `Blinds ${chips(summary.stakes.small_blind)}/${chips(summary.stakes.big_blind)} · ended ${dateTime(detail.ended_at)} · pot ${chips(summary.pot)}`),
     el("div", { className: "detail-board" }, el("strong", {}, "Board "), summary.board.length ? cardRow(summary.board, { className: "cards-sm" }) : "no cards dealt"),
+    twice ? el("div", { className: "detail-board" }, el("strong", {}, "Second board "), cardRow(summary.boards[1], { className: "cards-sm" })) : null,
     el("div", { className: "table-scroll" }, players),
     pots,
     replay ? replayer(replay, summary) : null,

@@ -99,6 +99,7 @@ function setUpForms(socket) {
       ...numbers(values, ["seats", "small_blind", "big_blind", "ante", "min_buy_in", "max_buy_in", "action_seconds", "bomb_pot_every"]),
       private: createForm.elements.namedItem("private").checked,
       straddle: createForm.elements.namedItem("straddle").checked,
+      run_it_twice: createForm.elements.namedItem("run_it_twice").checked,
       bots: createForm.elements.namedItem("bots").checked,
     };
     if (payload.bots) {

@@ -105,7 +105,8 @@ function render() {
   document.title = `${config.name} · holdem-server`;
   $("table-stakes").textContent = `Blinds ${chips(config.small_blind)}/${chips(config.big_blind)}`
     + `${config.ante ? `, ante ${chips(config.ante)}` : ""}`
-    + `${config.straddle ? `, straddle ${chips(config.straddle)}` : ""} · ${config.seats} seats`;
+    + `${config.straddle ? `, straddle ${chips(config.straddle)}` : ""} · ${config.seats} seats`
+    + `${config.run_it_twice ? " · run it twice" : ""}`;
   $("felt").dataset.seats = config.seats;
   renderSeats($("seats"), table, me);
   renderCenter(table, me);
@@ -152,6 +153,22 @@ async function sendClientSeed() {
   if (mySeat(table, me) === null || table.closed) return;
   await request(socket, "table:seed", { table_id: tableId, seed: newClientSeed() }).catch(() => null);
 }
+
+// The answer to the run-it-twice question of the hand in play.
+async function answerRunTwice(agree) {
+  const hand = table.hand;
+  if (!hand) return;
+  for (const button of document.querySelectorAll("#run-twice button")) button.disabled = true;
+  try {
+    await request(socket, "table:run-it-twice", { table_id: tableId, hand_id: hand.id, agree });
+    $("run-twice").hidden = true;
+  } catch (error) {
+    message(error.message);
+    for (const button of document.querySelectorAll("#run-twice button")) button.disabled = false;
+  }
+}
+$("run-twice-yes").addEventListener("click", () => answerRunTwice(true));
+$("run-twice-no").addEventListener("click", () => answerRunTwice(false));
 
 const actionBar = new ActionBar((payload) => request(socket, "table:action", { table_id: tableId, ...payload }));
 

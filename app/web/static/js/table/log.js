@@ -22,6 +22,11 @@ function acted(who, e) {
   }
 }
 
+// Whether the hand in play was run twice (its second board is out).
+export function twice(table) {
+  return Boolean(table.hand && table.hand.board2 && table.hand.board2.length);
+}
+
 export function handName(name) {
   return name ? name.replaceAll("_", " ") : "";
 }
@@ -40,17 +45,23 @@ export function describe(table, message, me, mySeat) {
     case "hole_cards_dealt":
       return e.seat === mySeat && e.cards ? `You are dealt ${e.cards.map(cardName).join(" and ")}` : null;
     case "player_acted": return acted(who, e);
-    case "board_dealt": return `${STREETS[e.street] || e.street}: ${cards(e.cards)}`;
+    case "board_dealt":
+      return `${e.run === 1 ? "Second board, " : ""}${STREETS[e.street] || e.street}: ${cards(e.cards)}`;
+    case "run_it_twice_offered":
+      return `Run it twice? ${e.seats.map((seat) => nameOf(table, seat)).join(" and ")} must all agree`;
+    case "run_it_twice_chosen":
+      return e.agree ? `${who} agrees to run it twice` : `${who} runs it once`;
     case "uncalled_bet_returned": return `${chips(e.amount)} uncalled returned to ${who}`;
     case "hand_shown": return `${who} shows ${cards(e.cards)}`;
     case "hand_mucked": return `${who} mucks`;
     case "all_in_equity":
-      return `Equity ${e.street === "preflop" ? "before the flop" : `after the ${e.street}`}: `
+      return `Equity${e.run === 1 ? " on the second board" : ""} ${e.street === "preflop" ? "before the flop" : `after the ${e.street}`}: `
         + e.seats.map((s) => `${nameOf(table, s.seat)} ${(100 * s.equity).toFixed(1)}%`).join(", ");
     case "pot_awarded": {
       const names = e.seats.map((seat) => nameOf(table, seat)).join(" and ");
       const pot = e.pot === 0 ? "the pot" : `side pot ${e.pot}`;
-      return `${names} ${e.seats.length > 1 ? "split" : "wins"} ${pot} (${chips(e.amount)})${e.hand ? ` with ${handName(e.hand)}` : ""}`;
+      const half = twice(table) ? ` on board ${e.run + 1}` : "";
+      return `${names} ${e.seats.length > 1 ? "split" : "wins"} ${pot}${half} (${chips(e.amount)})${e.hand ? ` with ${handName(e.hand)}` : ""}`;
     }
     case "hand_ended": return null;
     case "hand_voided": return `Hand cancelled: ${e.reason}. Stacks are back to where they were.`;

@@ -3,14 +3,14 @@
 import { cardElement, cardRow, slotElement } from "../cards.js";
 import { chips, el, icon } from "../format.js";
 import { bestFive } from "./besthand.js";
-import { handName } from "./log.js";
+import { handName, twice } from "./log.js";
 import { mySeat, nameOf, potCollected, potTotal } from "./state.js";
 
 const STATUS_LABELS = {
   folded: "Folded", mucked: "Mucked", all_in: "All-in", sitting_out: "Sitting out",
   waiting_for_big_blind: "Waits for the big blind",
 };
-let boardShown = 0;
+const boardShown = [0, 0];
 
 // Where display position `k` of `n` sits, as percentages of the felt; 0 is bottom centre,
 // and positions go clockwise as seen from above, like the seats at a real table.
@@ -131,25 +131,35 @@ export function renderSeats(container, table, me) {
   container.replaceChildren(...nodes);
 }
 
-export function renderCenter(table, me) {
-  const hand = table.hand;
-  const board = document.getElementById("board");
-  const cards = hand ? hand.board : [];
-  const winners = winningCards(table);
+// One board: its cards (dealt ones animated), empty slots, the winning cards lit.
+function drawBoard(board, cards, winners, run, label) {
   const row = [];
   for (let i = 0; i < 5; i += 1) {
     if (i < cards.length) {
-      const card = cardElement(cards[i], { deal: i >= boardShown });
+      const card = cardElement(cards[i], { deal: i >= boardShown[run] });
       if (winners) card.classList.add(winners.has(cards[i]) ? "highlight" : "dim");
       row.push(card);
     } else {
       row.push(slotElement());
     }
   }
-  boardShown = cards.length;
+  boardShown[run] = cards.length;
   board.replaceChildren(...row);
   board.classList.toggle("cards-lg", true);
-  board.setAttribute("aria-label", cards.length ? `Board: ${cards.join(" ")}` : "Board: no cards yet");
+  board.setAttribute("aria-label", cards.length ? `${label}: ${cards.join(" ")}` : `${label}: no cards yet`);
+}
+
+export function renderCenter(table, me) {
+  const hand = table.hand;
+  const two = twice(table);
+  const winners = winningCards(table, 0);
+  drawBoard(document.getElementById("board"), hand ? hand.board : [], winners, 0,
+    two ? "First board" : "Board");
+  const second = document.getElementById("board-second");
+  second.hidden = !two;
+  if (two) drawBoard(second, hand.board2, winningCards(table, 1), 1, "Second board");
+  else boardShown[1] = 0;
+  renderQuestion(table, me);
 
   // "Pot" is what earlier streets collected, as at the big sites; the bets in front of the
   // seats join it when the street ends. The total counts both.
@@ -179,11 +189,14 @@ function resultLines(table) {
     if (!hand && Object.keys(table.seats).length < 2) return [el("p", { className: "result-line muted" }, "Waiting for players…")];
     return [];
   }
+  const two = twice(table);
   return hand.awards.map((award) => {
     const names = award.seats.map((seat) => nameOf(table, seat)).join(" and ");
     const verb = award.seats.length > 1 ? "split" : "wins";
     const what = award.pot === 0 ? "" : ` side pot ${award.pot}`;
-    const line = el("p", { className: "result-line" }, `${names} ${verb}${what} ${chips(award.amount)}`);
+    const board = two ? `Board ${award.run + 1}: ` : "";
+    const line = el("p", { className: "result-line", dataset: { run: award.run || 0 } },
+      `${board}${names} ${verb}${what} ${chips(award.amount)}`);
     if (award.hand) line.append(" with ", el("strong", { className: "hand-name" }, handName(award.hand)));
     const cards = winningCardsOf(table, award);
     if (cards.length) line.append(" ", cardRow(cards, { className: "cards-sm result-cards" }));
@@ -195,14 +208,37 @@ function winningCardsOf(table, award) {
   const hand = table.hand;
   if (!award.hand || !hand) return [];
   const hole = hand.seats[award.seats[0]].cards;
-  return hole ? bestFive([...hole, ...hand.board]) : [];
+  const board = award.run === 1 ? hand.board2 : hand.board;
+  return hole ? bestFive([...hole, ...board]) : [];
 }
 
-function winningCards(table) {
+// The cards that won the first pot settled on board `run` (0 or 1).
+function winningCards(table, run) {
   const hand = table.hand;
-  if (!hand || hand.phase !== "complete" || !hand.awards.length) return null;
-  const cards = winningCardsOf(table, hand.awards[0]);
+  if (!hand || hand.phase !== "complete") return null;
+  const award = hand.awards.find((a) => (a.run || 0) === run);
+  const cards = award ? winningCardsOf(table, award) : [];
   return cards.length ? new Set(cards) : null;
+}
+
+// The run-it-twice question: buttons for a player still to answer, who is awaited for all.
+function renderQuestion(table, me) {
+  const hand = table.hand;
+  const asking = Boolean(hand && hand.phase === "run_it_twice" && hand.asked.length);
+  const seat = mySeat(table, me);
+  const mine = asking && hand.asked.includes(seat);
+  const box = document.getElementById("run-twice");
+  if (box.hidden === mine || box.dataset.hand !== (hand ? hand.id : "")) {
+    box.hidden = !mine;
+    box.dataset.hand = hand ? hand.id : "";
+    for (const button of box.querySelectorAll("button")) button.disabled = false;
+  }
+  const wait = document.getElementById("run-twice-wait");
+  wait.hidden = !asking;
+  if (asking) {
+    const names = hand.asked.map((s) => (s === seat ? "you" : nameOf(table, s))).join(", ");
+    wait.textContent = `Run it twice? Waiting for ${names}`;
+  }
 }
 
 function watchingHint(table, me) {

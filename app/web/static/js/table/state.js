@@ -21,6 +21,9 @@ function handFromView(handId, view) {
     id: handId, number: null, phase: view.phase, board: [...view.board], seats,
     pots: view.pots.map((p) => ({ amount: p.amount, seats: [...p.seats] })),
     dead: 0, level: view.level || 0, actor: view.actor, awards: [],
+    board2: view.boards && view.boards[1] ? [...view.boards[1]] : [],
+    shared: view.board.length, asked: [...(view.run_it_twice || [])],
+    askDeadline: view.run_it_twice_deadline || null,
   };
 }
 
@@ -104,7 +107,8 @@ const HAND_EVENTS = {
     table.button = e.button;
     table.voided = null;
     table.hand = { id: handId, number: e.number, phase: "preflop", board: [], seats, pots: [],
-      dead: 0, level: 0, actor: null, awards: [], commitment: e.commitment || null };
+      dead: 0, level: 0, actor: null, awards: [], commitment: e.commitment || null,
+      board2: [], shared: 0, asked: [], askDeadline: null };
     // Announced before the deal: what "Verify the shuffle" checks the revealed seed against.
     rememberCommitment(handId, e.commitment);
   },
@@ -141,8 +145,25 @@ const HAND_EVENTS = {
   },
   board_dealt(hand, e) {
     closeStreet(hand);
+    if (e.run === 1) {
+      // The second board of a hand run twice: the cards on the table when the question
+      // was asked belong to both boards.
+      if (!hand.board2.length) hand.board2 = hand.board.slice(0, hand.shared);
+      hand.board2.push(...e.cards);
+      return;
+    }
     hand.board.push(...e.cards);
     hand.phase = e.street;
+  },
+  run_it_twice_offered(hand, e) {
+    closeStreet(hand);
+    hand.phase = "run_it_twice";
+    hand.shared = hand.board.length;
+    hand.asked = [...e.seats];
+    hand.askDeadline = e.deadline || null;
+  },
+  run_it_twice_chosen(hand, e) {
+    hand.asked = e.agree ? hand.asked.filter((seat) => seat !== e.seat) : [];
   },
   uncalled_bet_returned(hand, e) {
     const s = hand.seats[e.seat];
