@@ -121,3 +121,15 @@ async def test_nobody_answering_in_time_runs_the_board_once(
     assert chosen["event"]["seat"] == 1
     ended = await table.hand_ended(spectator)
     assert final_stacks(ended) == {0: 2000, 1: 0}
+
+
+async def test_a_player_who_leaves_during_the_question_runs_it_once(
+    server: LiveServer, players: Accounts, connect: Any
+) -> None:
+    table, spectator, _ = await all_in_heads_up(server, players, connect)
+    left = await table.seats[0].ok("table:leave", {"table_id": table.id})
+    assert left["at_hand_end"] is True
+    chosen = await spectator.wait_for("table:event", is_event("run_it_twice_chosen", table.id))
+    assert chosen["event"] == {"type": "run_it_twice_chosen", "seat": 0, "agree": False}
+    ended = await table.hand_ended(spectator)
+    assert final_stacks(ended) == {0: 2000, 1: 0}

@@ -25,6 +25,7 @@ from app.poker.pots import build_pots, split_between_runs, split_pot
 from app.poker.state import Phase, SeatStatus, Stakes
 from app.poker.view import view, view_event
 from tests.poker.random_hands import MAX_STEPS, Setup, _choose, setups
+from tests.poker.test_engine_properties import assert_no_leak
 
 STAKES = Stakes(5, 10)
 STREETS = ((0, 3), (3, 4), (4, 5))
@@ -251,6 +252,11 @@ def play_run_twice(data: st.DataObject, setup: Setup) -> Hand:
         assert all(s.stack >= 0 for s in hand.seats)
         if hand.phase is Phase.RUN_IT_TWICE:
             assert not [e for e in events if isinstance(e, BoardDealt)]
+            assert hand.actor is None and not hand.legal_actions() and hand.asked
+        elif not hand.is_complete:
+            assert hand.actor is not None and hand.legal_actions()
+        for viewer in [None, *(s.number for s in hand.seats)]:
+            assert_no_leak(hand, events, viewer)
     raise AssertionError(f"the hand did not end in {MAX_STEPS} steps")
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
