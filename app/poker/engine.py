@@ -42,6 +42,10 @@ Rules this engine follows (TDA and common online practice):
   or muck. A seat that wins uncontested never shows.
 - Pots follow :mod:`app.poker.pots`: folded chips stay in, ties split, odd
   chips go one at a time clockwise from the left of the button.
+- At a table that offers it (``run_it_twice=True``), when the betting ends
+  before the river with every hand face up, the contenders are asked whether to
+  run the board twice (:meth:`Hand.run_twice` / :meth:`Hand.run_once`); the rules
+  are in :mod:`app.poker.runs`.
 """
 
 from __future__ import annotations

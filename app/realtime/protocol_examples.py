@@ -293,7 +293,8 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
             "viewer": 2, "phase": "preflop", "button": 0, "small_blind_seat": 0,
             "big_blind_seat": 2, "stakes": {"small_blind": 5, "big_blind": 10, "ante": 0,
                                             "big_blind_ante": False},
-            "board": [], "pots": [], "pot_total": 15, "level": 10, "min_raise": 10,
+            "board": [], "boards": [[]], "run_it_twice": [], "pots": [], "pot_total": 15,
+            "level": 10, "min_raise": 10,
             "actor": 0,
             "seats": [
                 {"seat": 2, "stack": 990, "bet": 10, "status": "active",
