@@ -501,7 +501,7 @@ def _add_verify_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]
 
 def cmd_protocol(args: argparse.Namespace) -> int:
     """Print docs/PROTOCOL.md as generated from the event schemas, or write it."""
-    from app.realtime import protocol
+    from app import protocol
 
     if args.write:
         print(f"wrote {protocol.write()}")

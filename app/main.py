@@ -24,6 +24,7 @@ from app.accounts.hooks import AccountHooks
 from app.accounts.mail import Mailer
 from app.accounts.ratelimit import RateLimiter
 from app.accounts.router import auth_router, users_router
+from app.admin import tables as admin_tables
 from app.admin.router import router as admin_router
 from app.body_limit import SOCKET_BODY_BYTES, BodyLimitMiddleware, BodyLimits
 from app.config import Settings, get_settings
@@ -36,6 +37,7 @@ from app.metrics import Metrics
 from app.realtime.server import install as install_realtime
 from app.security_headers import SecurityHeadersMiddleware
 from app.tools.router import router as tools_router
+from app.tournaments.events import install as install_tournaments
 from app.tournaments.router import admin_router as tournaments_admin_router
 from app.tournaments.router import router as tournaments_router
 from app.web.router import mount_web
@@ -193,6 +195,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     realtime = install_realtime(app, settings, database, limiter=app.state.rate_limiter,
                                 hooks=app.state.account_hooks, metrics=metrics)
     app.state.realtime = realtime
+    app.state.tournaments = install_tournaments(realtime)
+    admin_tables.register(realtime)
     install_error_handlers(app)
     # Added last, so they are the outermost: Socket.IO's HTTP bodies are bounded too, and
     # every answer (a 413 included) carries the security headers.

@@ -6,6 +6,7 @@ closing a table and reading a full hand history are written to the audit log.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request
@@ -25,6 +26,7 @@ from app.hands.schemas import (
 )
 from app.realtime import projection
 from app.realtime.lobby import TableService
+from app.realtime.server import Realtime
 from app.realtime.table import Table
 
 router = APIRouter(tags=["admin"])
@@ -64,6 +66,13 @@ def admin_table(table: Table) -> dict[str, Any]:
         table=projection.summary(table.core), hand_id=state.current.id if state.current else None,
         hand_number=state.hand_number, players=players, escrowed=state.escrowed(),
     ).model_dump(mode="json")
+
+
+def register(realtime: Realtime) -> None:
+    """Answer the requests other processes send for this process's tables."""
+    internal, tables = realtime.events.internal, realtime.tables
+    internal[LIST_EVENT] = partial(tables_here, tables)
+    internal[CLOSE_EVENT] = partial(close_here, tables)
 
 
 async def tables_here(tables: TableService, _payload: dict[str, Any]) -> dict[str, Any]:

@@ -2,18 +2,49 @@
 
 Hand state goes through :func:`app.poker.view.view` (via the dealer) so a
 snapshot holds the viewer's own hole cards and no one else's.
+
+The functions take the parts of a table they read, as protocols: a
+:class:`~app.realtime.core.TableCore` is a :class:`Seen` and a
+:class:`~app.realtime.dealer.Dealer` a :class:`HandViews`, so the core can
+project itself without this module knowing the layers above it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from app.realtime.core import TableCore
-    from app.realtime.table import Table
+from app.realtime.seating import TableState
 
 
-def seats_public(table: TableCore) -> list[dict[str, Any]]:
+class Seen(Protocol):
+    """What a projection reads of a table: its id, state, clock and who is connected."""
+
+    @property
+    def id(self) -> str:
+        """The table's id."""
+
+    @property
+    def state(self) -> TableState:
+        """The table's state."""
+
+    def now(self) -> float:
+        """Wall-clock time."""
+
+    def connected(self, user_id: int) -> bool:
+        """Whether the user is connected to this table."""
+
+
+class HandViews(Protocol):
+    """The hand in play and the turn, as one viewer may see them."""
+
+    def hand_view(self, seat: int | None) -> dict[str, Any] | None:
+        """The hand as ``seat`` (None: a spectator) may see it."""
+
+    def turn_for(self, user_id: int | None) -> dict[str, Any] | None:
+        """The current turn as ``user_id`` may see it."""
+
+
+def seats_public(table: Seen) -> list[dict[str, Any]]:
     """Every taken seat as ``SeatPublic``."""
     return [
         {"seat": p.seat, "player": p.person.public(p.bot), "stack": p.stack,
@@ -23,7 +54,7 @@ def seats_public(table: TableCore) -> list[dict[str, Any]]:
     ]
 
 
-def _you(table: TableCore, user_id: int) -> dict[str, Any]:
+def _you(table: Seen, user_id: int) -> dict[str, Any]:
     state = table.state
     player = state.player_of(user_id)
     claim = state.claim_of(user_id)
@@ -36,19 +67,19 @@ def _you(table: TableCore, user_id: int) -> dict[str, Any]:
     }
 
 
-def snapshot(table: Table, user_id: int | None) -> dict[str, Any]:
+def snapshot(table: Seen, dealer: HandViews, user_id: int | None) -> dict[str, Any]:
     """``table:snapshot`` for one viewer (None: anonymous): their own cards only."""
     state = table.state
     player = state.player_of(user_id) if user_id is not None else None
     current = state.current
     return {
         "table_id": table.id, "seq": state.seq, "config": state.config.public(),
-        "seats": seats_public(table.core), "button": state.button,
+        "seats": seats_public(table), "button": state.button,
         "hand_id": current.id if current else None,
-        "hand": table.dealer.hand_view(player.seat if player else None),
-        "turn": table.dealer.turn_for(user_id), "chat": list(state.chat),
+        "hand": dealer.hand_view(player.seat if player else None),
+        "turn": dealer.turn_for(user_id), "chat": list(state.chat),
         "waiting": len(state.waiting),
-        "you": _you(table.core, user_id) if user_id is not None else None,
+        "you": _you(table, user_id) if user_id is not None else None,
         "fairness": {
             "commitment": current.proof.commitment if current and current.proof else None,
             "next_commitment": state.next_commitment,
@@ -56,7 +87,7 @@ def snapshot(table: Table, user_id: int | None) -> dict[str, Any]:
     }
 
 
-def summary(table: TableCore) -> dict[str, Any]:
+def summary(table: Seen) -> dict[str, Any]:
     """The table as the lobby lists it (``TableSummary``)."""
     state, config, now = table.state, table.state.config, table.now()
     return {

@@ -1,8 +1,11 @@
-"""docs/PROTOCOL.md, generated from the event schemas (``holdem protocol --write``).
+"""The protocol page's generator (docs/PROTOCOL.md), and the tables' part of it.
 
-Every example below is validated against its pydantic model when the page is
-rendered, so the page cannot show a payload the server would refuse; a test
-fails when the committed page differs from :func:`render`.
+Each feature describes its share of the protocol as a :class:`ProtocolPart`
+(its requests, server events, errors and their examples); :mod:`app.protocol`
+composes the parts into the page. Every example is validated against its
+pydantic model when the page is rendered, so the page cannot show a payload the
+server would refuse; a test fails when the committed page differs from the
+rendering.
 """
 
 from __future__ import annotations
@@ -10,8 +13,8 @@ from __future__ import annotations
 import inspect
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
@@ -32,10 +35,6 @@ from app.realtime.protocol_examples import (
     SERVER_EXAMPLES,
     TABLE_EVENT_TYPES,
 )
-from app.tournaments import errors as tournament_errors
-from app.tournaments import schemas as ts
-
-DOC_PATH = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"
 
 
 @dataclass(frozen=True)
@@ -45,6 +44,22 @@ class Request:
     name: str
     model: type[BaseModel]
     login: bool = True
+
+
+@dataclass(frozen=True)
+class ProtocolPart:
+    """One feature's share of the protocol, with the examples the page shows."""
+
+    requests: tuple[Request, ...]
+    server_events: tuple[tuple[str, type[BaseModel]], ...]
+    errors: tuple[type[HoldemError], ...]
+    # Text for a request whose model's docstring does not say enough, by name.
+    request_docs: dict[str, str]
+    request_examples: dict[str, dict[str, Any]]
+    acks: dict[str, dict[str, Any]]
+    # What an ack holds besides ``ok``, in words, by request name.
+    ack_fields: dict[str, str]
+    server_examples: dict[str, dict[str, Any]]
 
 
 REQUESTS = (
@@ -64,10 +79,6 @@ REQUESTS = (
     Request("table:seed", s.TableSeed),
     Request("table:action", s.TableAction),
     Request("table:run-it-twice", s.TableRunItTwice),
-    Request("tournament:list", ts.TournamentListRequest, login=False),
-    Request("tournament:register", ts.TournamentRef),
-    Request("tournament:unregister", ts.TournamentRef),
-    Request("tournament:deal", ts.TournamentRef),
 )
 
 SERVER_EVENTS: tuple[tuple[str, type[BaseModel]], ...] = (
@@ -77,8 +88,6 @@ SERVER_EVENTS: tuple[tuple[str, type[BaseModel]], ...] = (
     ("table:batch", s.TableBatch),
     ("lobby:table", s.TableSummary),
     ("lobby:table-removed", s.LobbyRemoved),
-    ("lobby:tournament", ts.TournamentSummary),
-    ("lobby:tournament-removed", ts.TournamentRemoved),
     ("user:notice", s.Notice),
 )
 
@@ -96,20 +105,10 @@ REQUEST_DOCS = {
     "table:sit-in": "Be dealt in again, from the next time the big blind reaches you.",
     "table:wait": "Join the waiting list of a table with no free seat.",
     "table:unwait": "Leave the waiting list.",
-    "tournament:register": "Enter a tournament (or late-register, or re-enter after busting "
-                           "where allowed). A sit & go starts when full; a multi-table "
-                           "tournament at its start time. The tournament seats you: a "
-                           "`user:notice` `tournament_seat` names your table (join it with "
-                           "`table:join`); you move tables the same way.",
-    "tournament:unregister": "Withdraw before the start; the buy-in and fee are refunded.",
-    "tournament:deal": "Agree to split the prizes left by ICM (2 to 10 players left, by "
-                       "their chips after the last finished hand; bots accept any deal). "
-                       "When every person still in agrees to the same offer the tournament "
-                       "ends: the hand in play is void and each is paid their share "
-                       "(`user:notice` `tournament_finished`). A new hand's result makes a "
-                       "new offer that needs everyone's agreement again.",
 }
 
+# The errors of the tables (and of what they build on); :func:`app.realtime.cluster.answer_error`
+# maps another process's answer back to these classes.
 ERROR_CLASSES: tuple[type[HoldemError], ...] = (
     table_errors.InvalidPayload, account_errors.NotAuthenticated, account_errors.AccountBanned,
     table_errors.TableNotFound, table_errors.TableClosed, table_errors.InviteRequired,
@@ -123,61 +122,71 @@ ERROR_CLASSES: tuple[type[HoldemError], ...] = (
     table_errors.TableLimit,
     table_errors.TablesElsewhere, table_errors.TableMoved, ServiceUnavailable,
     table_errors.InternalError,
-    table_errors.TournamentSeat, tournament_errors.TournamentNotFound,
-    tournament_errors.RegistrationClosed, tournament_errors.TournamentFull,
-    tournament_errors.AlreadyRegistered, tournament_errors.ReentryNotAllowed,
-    tournament_errors.NotRegistered, tournament_errors.WrongTournamentState,
+    table_errors.TournamentSeat,
+)
+
+TABLES = ProtocolPart(
+    requests=REQUESTS, server_events=SERVER_EVENTS, errors=ERROR_CLASSES,
+    request_docs=REQUEST_DOCS, request_examples=REQUEST_EXAMPLES, acks=ACKS,
+    ack_fields=ACK_FIELDS, server_examples=SERVER_EXAMPLES,
 )
 
 
-def render() -> str:
-    """The whole page."""
-    parts = [INTRO.strip(), "", _errors(), "", "## Client → server events", ""]
-    for request in REQUESTS:
-        parts += [_request(request), ""]
-    parts += ["## Server → client events", ""]
-    for name, model in SERVER_EVENTS:
-        parts += [_server_event(name, model), ""]
-    parts += [_table_events(), "## Objects", ""]
+def render(parts: Sequence[ProtocolPart]) -> str:
+    """The whole page for the protocol made of ``parts``; server events are grouped by
+    their prefix (``table:``, ``lobby:``, ``user:``), in the order the prefixes first
+    appear."""
+    parts = list(parts)
+    docs = {name: text for part in parts for name, text in part.request_docs.items()}
+    examples = {name: ex for part in parts for name, ex in part.request_examples.items()}
+    acks = {name: ack for part in parts for name, ack in part.acks.items()}
+    ack_fields = {name: text for part in parts for name, text in part.ack_fields.items()}
+    server_examples = {name: ex for part in parts for name, ex in part.server_examples.items()}
+    errors = [cls for part in parts for cls in part.errors]
+    out = [INTRO.strip(), "", _errors(errors), "", "## Client → server events", ""]
+    for part in parts:
+        for request in part.requests:
+            out += [_request(request, docs, examples[request.name], acks[request.name],
+                             ack_fields[request.name]), ""]
+    out += ["## Server → client events", ""]
+    for name, model in _by_prefix([e for part in parts for e in part.server_events]):
+        out += [_server_event(name, model, server_examples[name]), ""]
+    out += [_table_events(), "## Objects", ""]
     for model in OBJECTS:
-        parts += [f"### `{model.__name__}`", "", _description(model), "", _fields(model), ""]
-    parts += [HAND_VIEW.strip()]
-    return "\n".join(parts).rstrip() + "\n"
+        out += [f"### `{model.__name__}`", "", _description(model), "", _fields(model), ""]
+    out += [HAND_VIEW.strip()]
+    return "\n".join(out).rstrip() + "\n"
 
 
-def write(path: Path = DOC_PATH) -> Path:
-    """Write the page to ``path`` (docs/PROTOCOL.md by default)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render(), encoding="utf-8")
-    return path
+def _by_prefix(events: list[tuple[str, type[BaseModel]]]) -> list[tuple[str, type[BaseModel]]]:
+    prefixes = list(dict.fromkeys(name.split(":", 1)[0] for name, _ in events))
+    return sorted(events, key=lambda event: prefixes.index(event[0].split(":", 1)[0]))
 
 
-def _errors() -> str:
+def _errors(classes: list[type[HoldemError]]) -> str:
     rows = ["## Error codes", "",
             "Every refused request is acked `{\"ok\": false, \"error\": {\"code\", \"message\", "
             "...details}}` and changed nothing.", "",
             "| code | meaning |", "|---|---|"]
-    for cls in ERROR_CLASSES:
+    for cls in classes:
         rows.append(f"| `{cls.code}` | {_first_line(cls.__doc__).replace('``', '`')} |")
     return "\n".join(rows)
 
 
-def _request(request: Request) -> str:
+def _request(request: Request, docs: dict[str, str], example: dict[str, Any],
+             ack: dict[str, Any], ack_fields: str) -> str:
     model = request.model
-    doc = REQUEST_DOCS.get(request.name) or _description(model)
-    example = REQUEST_EXAMPLES[request.name]
+    doc = docs.get(request.name) or _description(model)
     model.model_validate(example)
-    ack = ACKS[request.name]
     who = "" if request.login else " Anonymous connections may send it."
     return "\n".join([
         f"### `{request.name}`", "", doc + who, "", _fields(model), "",
-        "Example payload:", "", _json(example), "", f"Ack: {ACK_FIELDS[request.name]}", "",
+        "Example payload:", "", _json(example), "", f"Ack: {ack_fields}", "",
         _json(ack),
     ])
 
 
-def _server_event(name: str, model: type[BaseModel]) -> str:
-    example = SERVER_EXAMPLES[name]
+def _server_event(name: str, model: type[BaseModel], example: dict[str, Any]) -> str:
     model.model_validate(example)
     return "\n".join([f"### `{name}`", "", _description(model), "", _fields(model), "",
                       "Example:", "", _json(example)])

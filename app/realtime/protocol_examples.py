@@ -165,12 +165,6 @@ CONFIG: dict[str, Any] = {
     "bots": True, "bot_count": 1, "straddle": 0, "bomb_pot_every": 0, "bomb_pot_ante": 0,
     "run_it_twice": True,
 }
-TOURNAMENT = "a1b2c3d4e5f60718"
-TOURNAMENT_SUMMARY: dict[str, Any] = {
-    "id": TOURNAMENT, "name": "Sit & go 6", "kind": "sit_and_go", "status": "registering",
-    "buy_in": 100, "fee": 10, "entrants": 4, "players_left": 4, "capacity": 6,
-    "prize_pool": 400, "starts_at": None, "late_registration": False,
-}
 COMMITMENT = "11512302ec5131efcf34283d8dc36fb01c78327d37932f318561b8652299e063"
 NEXT_COMMITMENT = "0e1d2c3b4a5f6e7d8c9b0a1f2e3d4c5b6a7f8e9d0c1b2a3f4e5d6c7b8a9f0e1d"
 SERVER_SEED = "9d2f41c07be35a86e1f04c2d7b9a8e63f5c1d0b24a7e9f38c6d5b1a0e2f4c7d9"
@@ -179,10 +173,6 @@ LEGAL = [{"action": "fold"}, {"action": "call", "amount": 5},
 
 REQUEST_EXAMPLES: dict[str, dict[str, Any]] = {
     "lobby:list": {"page": 1, "per_page": 50},
-    "tournament:list": {},
-    "tournament:register": {"tournament_id": TOURNAMENT},
-    "tournament:unregister": {"tournament_id": TOURNAMENT},
-    "tournament:deal": {"tournament_id": TOURNAMENT},
     "table:create": {"name": "Friday night", "seats": 6, "small_blind": 5, "big_blind": 10,
                      "min_buy_in": 200, "max_buy_in": 1000, "action_seconds": 20,
                      "private": False, "bots": True, "bot_count": 1, "run_it_twice": True},
@@ -204,14 +194,6 @@ REQUEST_EXAMPLES: dict[str, dict[str, Any]] = {
 
 ACKS: dict[str, dict[str, Any]] = {
     "lobby:list": {"ok": True, "tables": [SUMMARY], "count": 1, "page": 1, "per_page": 50},
-    "tournament:list": {"ok": True, "tournaments": [TOURNAMENT_SUMMARY]},
-    "tournament:register": {"ok": True, "tournament_id": TOURNAMENT,
-                            "entry": "user:12#1", "entrants": 5},
-    "tournament:unregister": {"ok": True, "tournament_id": TOURNAMENT,
-                              "refunded": "user:12#1"},
-    "tournament:deal": {"ok": True, "tournament_id": TOURNAMENT,
-                        "offer": {"alice": 263, "bob": 137}, "agreed": 1, "needed": 2,
-                        "done": False},
     "table:create": {"ok": True, "table": {**SUMMARY, "seated": 1}, "invite_code": None},
     "table:quick-seat": {"ok": True, "table_id": TABLE, "seat": 3, "buy_in": 500,
                          "balance": 9500, "pending": False},
@@ -237,15 +219,6 @@ ACK_FIELDS: dict[str, str] = {
     "lobby:list": "`tables`, one page of `TableSummary` (see `lobby:table`), fullest first; "
                   "`count`, the number of open tables; `page` and `per_page` as used. Ask "
                   "for the next page while `page * per_page < count`.",
-    "tournament:list": "`tournaments`, a list of `TournamentSummary` (see "
-                       "`lobby:tournament`).",
-    "tournament:register": "`entry`, your entry's id, and `entrants`, the entries so far. "
-                           "The buy-in and fee are taken from your balance (ledger "
-                           "`tournament_buy_in` and `tournament_fee`).",
-    "tournament:unregister": "`refunded`, the entry withdrawn; its buy-in and fee are back "
-                             "on your balance.",
-    "tournament:deal": "`offer`, each player's share by name; `agreed` of `needed` people "
-                       "agree; `done` when the deal ended the tournament.",
     "table:create": "`table` (a `TableSummary`) and `invite_code` (private tables; share it "
                     "with your guests).",
     "table:quick-seat": "as `table:sit`; you also watch the table from now on.",
@@ -323,8 +296,6 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
     ]},
     "lobby:table": SUMMARY,
     "lobby:table-removed": {"table_id": TABLE},
-    "lobby:tournament": TOURNAMENT_SUMMARY,
-    "lobby:tournament-removed": {"tournament_id": TOURNAMENT},
     "user:notice": {"kind": "seat_offer", "table_id": TABLE, "seat": 4,
                     "expires_at": 1795323612.0, "min_buy_in": 200, "max_buy_in": 1000},
 }

@@ -1,19 +1,19 @@
 """The Socket.IO server beside FastAPI: creation, mounting, authentication, wiring.
 
-:func:`install` builds the server for one application, registers the event
-handlers and the account hooks, and mounts Socket.IO at ``/socket.io/`` in
-front of the FastAPI app. With ``REDIS_URL`` set, rooms are shared between
-processes through Redis (``AsyncRedisManager``); otherwise they live in this
-process.
+:func:`install` builds the server for one application, registers the tables'
+event handlers and the account hooks, and mounts Socket.IO at ``/socket.io/`` in
+front of the FastAPI app. Features built on the tables (tournaments, admin)
+register their own events on :attr:`Realtime.events` afterwards. With
+``REDIS_URL`` set, rooms are shared between processes through Redis
+(``AsyncRedisManager``); otherwise they live in this process.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass
-from functools import partial
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
 
 import socketio
 from fastapi import FastAPI
@@ -38,9 +38,9 @@ from app.realtime.leases import Leases, new_process_id
 from app.realtime.lobby import TableService
 from app.realtime.rooms import LocalRooms, RedisRooms
 from app.realtime.store import TableStore
-from app.tournaments.service import TournamentService
-from app.tournaments.store import TournamentStore
-from app.tournaments.tables import TournamentTables
+
+if TYPE_CHECKING:
+    from app.realtime.events import Events
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +67,19 @@ class SocketIOMiddleware:
         await self._asgi(scope, receive, send)
 
 
+class Directed(Protocol):
+    """Work only the director process runs (the tournaments' clocks)."""
+
+    async def resume(self) -> None:
+        """Load what is stored (before the tables are restored)."""
+
+    def start(self) -> None:
+        """Start running (after the tables are restored)."""
+
+    async def stop(self) -> None:
+        """Stop running (before the tables stop)."""
+
+
 @dataclass
 class Realtime:
     """The realtime side of one application: sockets, sessions and tables."""
@@ -77,9 +90,12 @@ class Realtime:
     database: Database
     settings: Settings
     limiter: RateLimiter
-    tournaments: TournamentTables
     # With REDIS_URL: the other server processes.
     cluster: Cluster | None = None
+    # Resumed and started when this process becomes the director; stopped first.
+    directed: list[Directed] = field(default_factory=list)
+    # The client→server events (set by :func:`install`).
+    events: Events = field(init=False)
 
     async def start(self) -> None:
         """Join the other processes, take this process's tables, then resume the
@@ -92,13 +108,15 @@ class Realtime:
             await self._direct()
 
     async def _direct(self) -> None:
-        await self.tournaments.resume()
-        self.tournaments.start()
+        for work in self.directed:
+            await work.resume()
+            work.start()
 
     async def stop(self) -> None:
         """Stop the tournaments' clocks, drain and stop every table (their state is
         stored), and leave the other processes."""
-        await self.tournaments.stop()
+        for work in self.directed:
+            await work.stop()
         await self.tables.stop()
         if self.cluster is not None:
             await self.cluster.stop()
@@ -160,10 +178,7 @@ def install(
     metrics: Metrics,
 ) -> Realtime:
     """Create the realtime side of ``app`` and mount Socket.IO in front of it."""
-    from app.admin import tables as admin_tables
     from app.realtime import events
-    from app.tournaments import events as tournament_events
-    from app.tournaments import operations
 
     sio = create_socket_server(settings)
     connections = Connections()
@@ -174,14 +189,10 @@ def install(
     leases = Leases(database, process_id=new_process_id(),
                     lease_seconds=settings.lease_seconds)
     tables = TableService(services, lock=ProcessLock(database.engine), leases=leases)
-    tournament_service = TournamentService(TournamentStore(database), house=store.house,
-                                           now=services.now)
-    tournaments = TournamentTables(tournament_service, tables, sio)
-    realtime = Realtime(sio, connections, tables, database, settings, limiter, tournaments)
+    realtime = Realtime(sio, connections, tables, database, settings, limiter)
     metrics.watch(tables=lambda: len(tables.tables), connections=lambda: len(connections),
                   players=lambda: sum(len(t.state.humans()) for t in tables.tables.values()))
-    handlers = events.register(realtime)
-    tournament_events.register(realtime, handlers)
+    handlers = realtime.events = events.register(realtime)
     if settings.redis_url:
 
         async def remove_user(payload: dict[str, Any]) -> dict[str, Any]:
@@ -189,14 +200,7 @@ def install(
                                           at_once=bool(payload["at_once"]))
             return {"ok": True}
 
-        async def tournament_op(payload: dict[str, Any]) -> dict[str, Any]:
-            result = await operations.perform(tournaments, str(payload["op"]), payload)
-            return {"ok": True, "result": result}
-
         handlers.internal["internal:remove-user"] = remove_user
-        handlers.internal[admin_tables.LIST_EVENT] = partial(admin_tables.tables_here, tables)
-        handlers.internal[admin_tables.CLOSE_EVENT] = partial(admin_tables.close_here, tables)
-        handlers.internal[operations.INTERNAL_EVENT] = tournament_op
         realtime.cluster = tables.cluster = Cluster(
             settings.redis_url, leases.process_id, name=settings.redis_channel,
             on_request=handlers.forwarded,

@@ -125,7 +125,8 @@ class Table:
         core, user_id = self.core, viewer.user_id if viewer else None
         missed = core.out.missed(since_seq, user_id) if since_seq is not None else None
         if missed is None:
-            core.out.to_session(sid, "table:snapshot", projection.snapshot(self, user_id))
+            core.out.to_session(sid, "table:snapshot",
+                                projection.snapshot(core, self.dealer, user_id))
         else:
             for name, body in missed:
                 core.out.to_session(sid, name, body)
@@ -172,7 +173,8 @@ class Table:
         if not watching:
             self._watch(sid, viewer)
             self.core.out.to_session(sid, "table:snapshot",
-                                     projection.snapshot(self, viewer.user_id))
+                                     projection.snapshot(self.core, self.dealer,
+                                                         viewer.user_id))
         try:
             balances = await self.core.move_chips(
                 lambda: self._take_seat(viewer, seat, buy_in))

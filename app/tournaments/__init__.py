@@ -10,5 +10,6 @@ state, driven by hands as they finish).
 The shell: :mod:`store` (tournaments, entries and the credits of each change in
 one transaction), :mod:`service` (the tournaments of this process, one change at
 a time), :mod:`tables` (their live tables and clocks), :mod:`events` (Socket.IO),
-:mod:`router` (REST), :mod:`views` and :mod:`schemas`.
+:mod:`router` (REST), :mod:`views`, :mod:`schemas` and :mod:`protocol` (their
+part of the protocol page).
 """

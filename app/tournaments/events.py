@@ -1,19 +1,42 @@
-"""Socket.IO handlers of tournaments: list, register, unregister (one line of work each)."""
+"""Socket.IO handlers of tournaments: list, register, unregister (one line of work each),
+and the tournaments' place on the realtime server."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from app.realtime.connections import LOBBY_ROOM, Viewer
-from app.realtime.events import Events, Result
+from app.realtime.events import Result
 from app.realtime.server import Realtime
+from app.tournaments import operations
 from app.tournaments.schemas import TournamentListRequest, TournamentRef
+from app.tournaments.service import TournamentService
+from app.tournaments.store import TournamentStore
+from app.tournaments.tables import TournamentTables
 
 
-def register(realtime: Realtime, events: Events) -> None:
+def install(realtime: Realtime) -> TournamentTables:
+    """Run tournaments on ``realtime``'s tables: on the director process, with their
+    ``tournament:*`` events and the requests other processes send for them."""
+    tables = realtime.tables
+    services = tables.services
+    service = TournamentService(TournamentStore(realtime.database),
+                                house=services.store.house, now=services.now)
+    tournaments = TournamentTables(service, tables, realtime.sio)
+    realtime.directed.append(tournaments)
+    register(realtime, tournaments)
+
+    async def operation(payload: dict[str, Any]) -> dict[str, Any]:
+        result = await operations.perform(tournaments, str(payload["op"]), payload)
+        return {"ok": True, "result": result}
+
+    realtime.events.internal[operations.INTERNAL_EVENT] = operation
+    return tournaments
+
+
+def register(realtime: Realtime, tournaments: TournamentTables) -> None:
     """Register the ``tournament:*`` events."""
-    tournaments = realtime.tournaments
-    service = tournaments.service
+    events, service = realtime.events, tournaments.service
 
     @events.on("tournament:list", TournamentListRequest, login=False, tournament=True)
     async def listing(sid: str, viewer: Viewer | None, _: Any) -> Result:

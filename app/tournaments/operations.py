@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.errors import HoldemError
 from app.realtime.cluster import answer_error
 from app.tournaments import views
+from app.tournaments.protocol import ERROR_CLASSES
 from app.tournaments.rules import Rules, TournamentKind
 from app.tournaments.schemas import TournamentCreate
 from app.tournaments.structure import preset, structure_from_dict
@@ -19,6 +21,7 @@ from app.tournaments.tables import TournamentTables
 
 INTERNAL_EVENT = "internal:tournaments"
 CHANGES = frozenset({"create", "cancel"})
+ERRORS_BY_CODE = {cls.code: cls for cls in ERROR_CLASSES}
 
 
 async def run(tournaments: TournamentTables, op: str, payload: dict[str, Any]) -> Any:
@@ -32,8 +35,18 @@ async def run(tournaments: TournamentTables, op: str, payload: dict[str, Any]) -
     answer = await tables.cluster.request(director, INTERNAL_EVENT, "", None,
                                           {"op": op, **payload}, 1)
     if not answer.get("ok"):
-        raise answer_error(answer.get("error") or {})
+        raise director_error(answer.get("error") or {})
     return answer["result"]
+
+
+def director_error(body: dict[str, Any]) -> HoldemError:
+    """The error the process running the tournaments answered, as the same class here: a
+    tournament error, or one :func:`~app.realtime.cluster.answer_error` knows."""
+    cls = ERRORS_BY_CODE.get(str(body.get("code")))
+    if cls is None:
+        return answer_error(body)
+    details = {k: v for k, v in body.items() if k not in ("code", "message")}
+    return cls(str(body.get("message", "")), **details)
 
 
 async def perform(tournaments: TournamentTables, op: str, payload: dict[str, Any]) -> Any:

@@ -26,7 +26,7 @@ admin_router = APIRouter(prefix="/admin/tournaments", tags=["admin"],
 
 def get_tournaments(request: Request) -> TournamentTables:
     """The application's tournaments and their tables."""
-    tournaments: TournamentTables = request.app.state.realtime.tournaments
+    tournaments: TournamentTables = request.app.state.tournaments
     return tournaments
 
 

@@ -39,7 +39,7 @@ from app.db import ledger
 from app.db.engine import Database
 from app.db.models import LedgerReason, User
 from app.db.tables import HandRecord
-from app.realtime.protocol import ERROR_CLASSES, REQUESTS
+from app.protocol import ERROR_CLASSES, REQUESTS
 from tests.conftest import Accounts, Player
 from tests.e2e.findings import ErrorLog, Findings, cards_seen
 from tests.e2e.payloads import Label, Payloads, Request, label, mutate

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ValidationError
 
 from app.poker.bots import BotStyle
 from app.poker.events import ActionKind
-from app.realtime.protocol import REQUESTS
+from app.protocol import REQUESTS
 
 MODELS: dict[str, type[BaseModel]] = {r.name: r.model for r in REQUESTS}
 # "connect" and "disconnect" are left out: they reach the server's connection handlers

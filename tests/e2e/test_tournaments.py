@@ -53,7 +53,7 @@ async def _play_until_finished(client: Client, user_id: int) -> dict[str, Any]:
 async def test_a_sit_and_go_is_registered_played_and_paid_over_socket_io(
     server: LiveServer, players: Accounts, connect: Any, http: httpx.AsyncClient
 ) -> None:
-    service = server.realtime.tournaments.service
+    service = server.app.state.tournaments.service
     tid = await service.create("Sit & go 3", Rules(TournamentKind.SIT_AND_GO, FAST,
                                                    table_size=3, buy_in=100, fee=10),
                                created_by=None)
@@ -110,7 +110,7 @@ async def _balance(server: LiveServer, user_id: int) -> int:
 async def test_a_late_registration_seats_the_player_at_a_running_multi_table_tournament(
     server: LiveServer, players: Accounts, connect: Any
 ) -> None:
-    service = server.realtime.tournaments.service
+    service = server.app.state.tournaments.service
     late = Structure(1000, (Level(10, 20, 10), Level(20, 40, 10)), late_levels=1)
     rules = Rules(TournamentKind.MULTI_TABLE, late, table_size=4, buy_in=20, fee=2,
                   starts_at=time.time())
@@ -184,7 +184,7 @@ async def test_an_absent_player_is_dealt_in_and_blinded_away_until_they_come_bac
 ) -> None:
     quick = realtime_settings(settings, action_seconds=0.3)
     async with live_server(quick) as server, httpx.AsyncClient(base_url=server.url) as http:
-        service = server.realtime.tournaments.service
+        service = server.app.state.tournaments.service
         slow = Structure(10_000, (Level(50, 100, 60),))
         tid = await service.create("Away", Rules(TournamentKind.SIT_AND_GO, slow, table_size=2,
                                                  buy_in=10), created_by=None)

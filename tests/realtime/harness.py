@@ -25,7 +25,7 @@ from app.config import RateLimit, Settings
 from app.db.engine import Database
 from app.main import create_app
 from app.poker.cards import Deck
-from app.realtime.protocol import SERVER_EVENTS
+from app.protocol import SERVER_EVENTS
 from app.realtime.server import Realtime
 from app.serving import uvicorn_config
 from tests.conftest import Accounts, Mailbox, Player, assert_ledger_reconciles, free_port

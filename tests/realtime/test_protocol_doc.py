@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.realtime import protocol
+from app import protocol
 from tests.realtime.harness import LiveServer
 
 

@@ -7,9 +7,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from app.protocol import REQUEST_EXAMPLES, REQUESTS
 from app.realtime import schemas
-from app.realtime.protocol import REQUESTS
-from app.realtime.protocol_examples import REQUEST_EXAMPLES, TABLE_EVENT_TYPES
+from app.realtime.protocol_examples import TABLE_EVENT_TYPES
 from tests.conftest import Accounts
 from tests.realtime.harness import Client, LiveServer, is_event, seat_players
 
