@@ -25,6 +25,7 @@ import pytest
 import socketio
 from sqlalchemy import select
 
+from app.admin.audit import audit
 from app.db import ledger
 from app.db.engine import Database
 from app.db.tables import HandRecord, TableRecord
@@ -145,6 +146,12 @@ async def _recorded_actions(database: Database) -> tuple[Counter[tuple[str, str]
     return counts, hands
 
 
+async def _reconciles(database: Database, when: str) -> None:
+    """The reconciling audit: every account, table and the house, to the chip."""
+    report = await audit(database)
+    assert report.balanced, f"{when}: the chips do not add up:\n{report.describe()}"
+
+
 async def _until_played(acked: list[tuple[str, str]], actions: int) -> None:
     """Waits until ``actions`` more actions were acknowledged (or 30 s passed), so every
     kill interrupts real play however slow the machine is."""
@@ -196,16 +203,17 @@ async def test_kill_9_under_load_loses_no_acknowledged_action_and_pays_no_hand_t
             assert not lost, f"kill {kill + 1}: acknowledged actions missing: {lost}"
             checked += len(acked)
             acked.clear()  # the restart voids the hands in play, as documented
+            await _reconciles(database, f"kill {kill + 1}, before the restart")
             await server.start()
+            await _reconciles(database, f"kill {kill + 1}, after the restart")
         assert checked >= 10 * KILLS, "too little play between kills to mean anything"
     finally:
         server.stop()
     _, hands = await _recorded_actions(database)
     numbers = Counter((table_id, number) for table_id, _, number, _ in hands)
     assert not [k for k, n in numbers.items() if n > 1], "a hand was recorded twice"
+    await _reconciles(database, "after the last stop")
     async with database.sessions() as session:
-        audit = await ledger.audit(session)
-        assert audit.balanced, audit
         for table_id in tables:
             state = (await session.get(TableRecord, table_id))
             assert state is not None
