@@ -56,8 +56,9 @@ UNWATCH_SETTLING_SECONDS = 0.25
 
 
 def _queued_by_a_refused_sit(data: dict[str, Any]) -> bool:
-    # A refused sit announces a bot's departure (or the waiting list without the sitter),
-    # then rewinds the seq: the next refused sit there sends it again under the same number.
+    # What a refused sit at a bot's seat could send and then take back with the state (a
+    # bot's departure, the waiting list without the sitter): if it went out, its number
+    # would be given again to the next message, so a repeat of it is a reused seq.
     event = data.get("event") or {}
     bot_left = event.get("type") == "player_left" and bool((event.get("player") or {}).get("bot"))
     return bot_left or event.get("type") == "waiting_list"
@@ -162,7 +163,8 @@ class Gauntlet:
             await ledger.debit(session, broke.id, broke.balance,
                                reason=LedgerReason.ADMIN_ADJUSTMENT, reference="gauntlet")
             await session.commit()
-        # The house exists before play: creating it races (test_gauntlet_findings.py).
+        # The house exists before play (two tables creating it at once find one house:
+        # test_gauntlet_findings.py).
         await self.server.realtime.tables.services.store.house()
         self.clients = [Hostile(self, n, p) for n, p in enumerate(players)]
         self.broke = self.clients[-1]
