@@ -49,6 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.loadclient import HandshakeError, SioClient, connect  # noqa: E402
+from bench.services import ServiceMeter  # noqa: E402
 from bench.targets import GC_STATS, TARGETS, PlayerSeat, Target, make_target  # noqa: E402
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -383,7 +384,10 @@ def run(opts: Options, *, log: Callable[[str], None] = print) -> dict[str, Any]:
         time.sleep(0.5)
         seats = target.prepare(opts.clients, workdir=workdir)
         time.sleep(0.5)
-        result = _measure(opts, [s.pid for s in servers], seats, log)
+        database = getattr(target, "_database_url", None)
+        meter = ServiceMeter(opts.redis_url,
+                             database(workdir) if database and opts.database_url else None)
+        result = _measure(opts, [s.pid for s in servers], seats, log, meter)
     except BaseException:
         log(f"  failed: the server's log and database are kept in {workdir}")
         raise
@@ -403,7 +407,7 @@ def run(opts: Options, *, log: Callable[[str], None] = print) -> dict[str, Any]:
 
 
 def _measure(opts: Options, pids: list[int], seats: list[PlayerSeat],
-             log: Callable[[str], None]) -> dict[str, Any]:
+             log: Callable[[str], None], meter: ServiceMeter) -> dict[str, Any]:
     rss_before = rss_kib(pids)
     ctx = mp.get_context("fork")
     pipes, procs = [], []
@@ -428,9 +432,9 @@ def _measure(opts: Options, pids: list[int], seats: list[PlayerSeat],
         for pipe in pipes:
             pipe.send("go")
         time.sleep(opts.warmup)
-        cpu0 = cpu_seconds(pids)
+        cpu0, services0 = cpu_seconds(pids), meter.snapshot()
         time.sleep(opts.duration)
-        cpu1 = cpu_seconds(pids)
+        cpu1, services1 = cpu_seconds(pids), meter.snapshot()
         rss_busy = rss_kib(pids)
         reports = []
         for pipe in pipes:
@@ -443,8 +447,11 @@ def _measure(opts: Options, pids: list[int], seats: list[PlayerSeat],
             proc.join(5)
             if proc.is_alive():
                 proc.kill()
-    return _summary(opts, reports, connected=connected, rss=(rss_before, rss_connected, rss_busy),
-                    cpu=cpu1 - cpu0, loads=(load_before, load_after))
+    result = _summary(opts, reports, connected=connected,
+                      rss=(rss_before, rss_connected, rss_busy), cpu=cpu1 - cpu0,
+                      loads=(load_before, load_after))
+    result["services"] = ServiceMeter.per_action(services0, services1, result["sent"])
+    return result
 
 
 def _summary(opts: Options, reports: list[dict[str, Any]], *, connected: int,
@@ -494,6 +501,7 @@ def describe(result: dict[str, Any]) -> str:
         f"deflate {'on' if result['server_deflate'] and result['client_deflate'] else 'off'}  "
         f"{_gc_line(result.get('server_gc'))}"
         f"load {result['load_average']}"
+        + "".join(f"  {k} {v}" for k, v in (result.get("services") or {}).items())
     )
 
 
