@@ -111,8 +111,6 @@ class Leases:
             await connection.execute(insert(ServerProcess).values(
                 id=self.process_id, host=socket.gethostname()[:255], started_at=now,
                 heartbeat_at=now, draining=False, tables=0))
-        if self._keeper is None:
-            self._keeper = asyncio.create_task(self._keep_alive(), name="leases:alive")
 
     async def _keep_alive(self) -> None:
         """Beat this process's heartbeat on its own, a third of a lease apart, so slow
@@ -131,6 +129,9 @@ class Leases:
 
     async def heartbeat(self, tables: int, *, draining: bool = False) -> None:
         """Say this process is alive and how many tables it runs; forget long-dead peers."""
+        if self._keeper is None:
+            # Alone (no heartbeat calls) nobody reads the row: no writes to keep it.
+            self._keeper = asyncio.create_task(self._keep_alive(), name="leases:alive")
         now = utcnow()
         async with self.database.engine.begin() as connection:
             await bound_waits(connection, lock_timeout=LEASE_LOCK_TIMEOUT)
