@@ -19,7 +19,10 @@ Latency is the time from sending ``table:action`` to the next player's
 It reports p50/p95/p99/max, actions per second, every ack (ok or not), server
 CPU (utime+stime from /proc/<pid>/stat) and RSS per connected player
 (/proc/<pid>/status: resident memory after connecting, minus before, over the
-players), and the load average, since this machine is shared. Every phase has
+players), and the load average, since this machine is shared. With
+``--redis-url`` or ``--database-url`` on PostgreSQL it also reports what each
+action cost those services (bench/services.py: Redis commands and CPU, PostgreSQL
+commits, read-only transactions, rows, WAL and backend CPU). Every phase has
 a time limit and the server and generators are stopped at the end.
 """
 
