@@ -97,35 +97,33 @@ def _refused_log(table_id: str, token: int | None) -> None:
 
 
 async def _write_states(connection: Any, rows: list[dict[str, Any]]) -> set[str]:
-    """Write each row's state where its fencing token still holds; the tables refused."""
+    """Write each row's state where its fence still holds; the tables refused."""
     refused: set[str] = set()
-    for statement, batch in ((_SAVE_FENCED, [r for r in rows if r["token"] is not None]),
-                             (_SAVE_UNOWNED, [r for r in rows if r["token"] is None])):
-        if not batch:
-            continue
-        result = await connection.execute(statement, batch)
-        sane = len(batch) == 1 or connection.dialect.supports_sane_multi_rowcount
-        if sane and result.rowcount == len(batch):
-            continue
-        refused |= await _unwritten(connection, batch)
+    fenced = [r for r in rows if r["token"] is not None]
+    if fenced:
+        result = await connection.execute(_SAVE_FENCED, fenced)
+        sane = len(fenced) == 1 or connection.dialect.supports_sane_multi_rowcount
+        if not (sane and result.rowcount == len(fenced)):
+            refused |= await _unwritten(connection, fenced)
+    for row in rows:
+        # Without a token (tools, tests: rare), one at a time, each rowcount exact.
+        if row["token"] is None and not (await connection.execute(_SAVE_UNOWNED, row)).rowcount:
+            refused.add(row["key"])
     for table_id in refused:
         _refused_log(table_id, next(r["token"] for r in rows if r["key"] == table_id))
     return refused
 
 
 async def _unwritten(connection: Any, batch: list[dict[str, Any]]) -> set[str]:
-    """Which rows of a batch just written did not match (their fence did not hold).
+    """Which rows of a fenced batch just written did not match (a driver that cannot
+    count an executemany's rows per statement: asyncpg).
 
-    A row that matched stays locked by this transaction, so it still matches; tokens
-    only grow, so one that did not match never will."""
+    A row that matched stays locked by this transaction, so its token is still the one
+    written; tokens only grow, so a row that did not match never will."""
     wanted = {r["key"]: r["token"] for r in batch}
     found = await connection.execute(
-        select(_TABLES.c.id, _TABLES.c.lease_token, _TABLES.c.lease_owner)
-        .where(_TABLES.c.id.in_(list(wanted))))
-    holds = {row.id for row in found
-             if (row.lease_token == wanted[row.id] if wanted[row.id] is not None
-                 else row.lease_owner is None)}
-    return set(wanted) - holds
+        select(_TABLES.c.id, _TABLES.c.lease_token).where(_TABLES.c.id.in_(list(wanted))))
+    return set(wanted) - {row.id for row in found if row.lease_token == wanted[row.id]}
 
 
 class StateWriter:
