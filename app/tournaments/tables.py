@@ -205,7 +205,10 @@ class TournamentTables:
                               time_bank=core.settings.time_bank_seconds)
                 state.players[seat] = held
                 core.announce_sat(held)
-                self._tell_seat(tournament_id, core.id, held)
+                if held.user_id is not None:  # sent with the seat, once it is stored
+                    core.out.to_user(held.user_id, "user:notice", {
+                        "kind": "tournament_seat", "table_id": core.id,
+                        "tournament_id": tournament_id, "seat": seat})
                 changed = True
             elif held.stack != entry.chips:
                 held.stack = entry.chips
@@ -213,13 +216,6 @@ class TournamentTables:
             entry.absent = held.status is PlayerStatus.SITTING_OUT
         if changed:
             core.touch()
-
-    def _tell_seat(self, tournament_id: str, table: str, player: Player) -> None:
-        if player.user_id is not None:
-            self._background(self.sio.emit(
-                "user:notice", {"kind": "tournament_seat", "table_id": table,
-                                "tournament_id": tournament_id, "seat": player.seat},
-                room=user_room(player.user_id)))
 
     def _background(self, work: Coroutine[Any, Any, Any]) -> None:
         """Run ``work`` beside the table's task, keeping a reference until it ends."""
