@@ -14,23 +14,19 @@ import signal
 import sys
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import replace
-from datetime import timedelta
+from email import message_from_bytes, message_from_string, policy
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 import socketio
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select
 
-from app.accounts import mail
-from app.accounts.mail import Mailer
-from app.config import get_settings
 from app.db import ledger
 from app.db.engine import Database
 from app.db.migrations import upgrade
-from app.db.models import MailStatus, OutboxMail, utcnow
+from app.db.models import MailStatus, OutboxMail
 from app.db.tables import HandRecord, ServerProcess, TableRecord
 from tests.conftest import free_port, fresh_postgres_database
 from tests.e2e.test_crash import Server, _player
@@ -543,30 +539,113 @@ async def test_a_rate_limit_holds_across_processes(cluster: Cluster) -> None:
     assert answers == [401] * LOGINS + [429] * 3
 
 
-async def test_a_mail_left_by_a_killed_process_is_sent_once(
-    cluster: Cluster, cluster_env: dict[str, str]
+class Tarpit:
+    """A TCP server on loopback that takes connections and never says a word: an SMTP
+    client connected to it waits for the greeting until its timeout."""
+
+    def __init__(self) -> None:
+        self.connections = 0
+        self.closed = 0
+        self._server: asyncio.Server | None = None
+
+    async def start(self) -> int:
+        self._server = await asyncio.start_server(self._hold, "127.0.0.1", 0)
+        return int(self._server.sockets[0].getsockname()[1])
+
+    async def _hold(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        try:
+            while await reader.read(4096):
+                pass
+        except ConnectionError:
+            pass
+        finally:
+            self.closed += 1
+            writer.close()
+
+    async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+
+
+async def test_a_mail_claimed_by_a_process_killed_while_sending_is_sent_once(
+    cluster_env: dict[str, str], tmp_path: Path
 ) -> None:
-    # Queued in a committed transaction and claimed by a process that was then killed:
-    # the claim lapses and exactly one of the live processes sends it.
-    async with httpx.AsyncClient(base_url=cluster.servers[0].url) as http:
-        await _player(http, 0)
-    mailer = Mailer(replace(get_settings(), database_url=cluster_env["DATABASE_URL"]),
-                    cluster.database)
-    async with cluster.database.sessions() as session:
-        mailer.queue(session, mail.WELCOME, "orphan@example.com", display_name="orphan",
-                     balance=1)
-        await session.flush()
-        await session.execute(update(OutboxMail).where(
-            OutboxMail.recipient == "orphan@example.com").values(
-            claimed_by="mailer-killed", claimed_until=utcnow() + timedelta(seconds=1),
-            attempts=1))
-        await session.commit()
+    # A process whose mail server never answers claims the mail it queued and hangs in
+    # the send; it is killed there (SIGKILL). Its claim lapses and exactly one of the
+    # live processes (writing .eml files) sends the mail, once.
+    claim_seconds = 2.0  # the killed process's claim
+    tarpit = Tarpit()
+    smtp_port = await tarpit.start()
+    doomed = Server({**cluster_env, "SMTP_HOST": "127.0.0.1", "SMTP_PORT": str(smtp_port),
+                     "SMTP_SECURITY": "none", "SMTP_TIMEOUT_SECONDS": "120",
+                     "MAIL_CLAIM_SECONDS": str(claim_seconds)},
+                    free_port(), tmp_path / "doomed.log")
+    live = [Server(cluster_env, free_port(), tmp_path / f"live{n}.log") for n in range(2)]
+    database = Database(cluster_env["DATABASE_URL"])
     outbox = Path(cluster_env["OUTBOX_DIR"])
-    await _until(lambda: list(outbox.glob("*orphan@example.com.eml")), "the mail was sent")
-    await asyncio.sleep(3)  # three more claim lifetimes: nobody sends it again
-    assert len(list(outbox.glob("*orphan@example.com.eml"))) == 1
-    assert len(list(outbox.glob("*crash0@example.com.eml"))) == 1  # the sign-up's, once
-    async with cluster.database.sessions() as session:
-        row = await session.scalar(select(OutboxMail).where(
-            OutboxMail.recipient == "orphan@example.com"))
-        assert row is not None and row.status is MailStatus.SENT and row.attempts == 2
+    orphan = "orphan@example.com"
+
+    async def row(recipient: str) -> OutboxMail | None:
+        async with database.sessions() as session:
+            return await session.scalar(select(OutboxMail).where(
+                OutboxMail.recipient == recipient))
+
+    def files(recipient: str) -> list[Path]:
+        return list(outbox.glob(f"*-{recipient}.eml"))
+
+    try:
+        # Alone, so no other process can claim the mail first.
+        await doomed.start()
+        async with httpx.AsyncClient(base_url=doomed.url) as http:
+            signed = await http.post("/auth/signup", json={
+                "email": orphan, "password": "correct horse battery staple",
+                "display_name": "orphan"})
+            assert signed.status_code == 202, signed.text
+        deadline = asyncio.get_running_loop().time() + WAIT
+        while True:
+            held = await row(orphan)
+            if held is not None and held.claimed_by and tarpit.connections:
+                break
+            assert asyncio.get_running_loop().time() < deadline, "the mail was never claimed"
+            await asyncio.sleep(0.02)
+        assert held.status is MailStatus.PENDING and held.attempts == 1
+        assert held.claimed_until is not None
+        killed_claim, lapses = held.claimed_by, held.claimed_until
+        # It hangs in the send: connected to the tarpit, waiting for the greeting.
+        await asyncio.sleep(0.2)
+        assert tarpit.connections == 1 and tarpit.closed == 0
+        assert (await row(orphan)) is not None and not files(orphan)
+        doomed.kill()
+        await _until(lambda: tarpit.closed == 1, "the killed process's connection closed")
+        await asyncio.gather(*(server.start() for server in live))
+        async with httpx.AsyncClient(base_url=live[0].url) as http:
+            await _player(http, 0)  # a mail queued on a live process, for comparison
+        await _until(lambda: files(orphan) and files("crash0@example.com"),
+                     "both mails were sent")
+        await asyncio.sleep(3)  # a few more claim lifetimes: nobody sends it again
+        assert len(files(orphan)) == 1 and len(files("crash0@example.com")) == 1
+        sent = await row(orphan)
+        assert sent is not None and sent.status is MailStatus.SENT and sent.attempts == 2
+        assert sent.claimed_by not in (None, killed_claim) and sent.claimed_until is None
+        assert sent.sent_at is not None and sent.sent_at >= lapses
+        # The file is the message the killed process queued (its Message-ID).
+        queued = message_from_string(held.message, policy=policy.default)
+        written = message_from_bytes(files(orphan)[0].read_bytes(), policy=policy.default)
+        assert written["Message-ID"] == queued["Message-ID"]
+        senders = [server for server in live if server.log is not None and
+                   f"to {orphan} written to" in server.log.read_text(errors="replace")]
+        assert len(senders) == 1, "not exactly one live process sent it"
+        assert tarpit.connections == 1  # no one else tried the dead process's server
+        async with database.sessions() as session:
+            rows = (await session.scalars(select(OutboxMail))).all()
+        assert sorted(r.recipient for r in rows) == sorted(["crash0@example.com", orphan])
+        assert {r.status for r in rows} == {MailStatus.SENT}
+        assert len(list(outbox.glob("*.eml"))) == len(rows)
+    finally:
+        for server in [doomed, *live]:
+            if server.process is not None and server.process.poll() is None:
+                server.kill()
+        await database.dispose()
+        await tarpit.close()
