@@ -179,7 +179,9 @@ class TableService:
         for table_id in set(held) - mine:
             table = self.tables.get(table_id)
             if table is not None and not table.closed:
+                # Requests still waiting for it follow the table instead of hearing it closed.
                 table.core.lost = True
+                table.core.mailbox.refusal = _moving
                 await self._lost(table_id)
         self._live = {p.id for p in await self.leases.peers()}
         self._beats += 1
