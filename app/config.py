@@ -26,8 +26,12 @@ PUBLISHED_SECRET_KEYS = frozenset({
     "change-me", "changeme", "secret", "secret-key", "your-secret-key", "supersecret",
     "09d25e094faa6ca2556c818166b7a9563b93f7099f6f0f4caa6cf63b88e8d3e7",
 })
-STAND_IN_WORDS = ("change-me", "changeme", "change_me", "insecure", "example", "placeholder",
-                     "your-secret", "dev-only", "development-only")
+# Words that mark a secret someone typed instead of generating, refused in production
+# wherever they appear in it ("my-change-me-key-…" included): a deny-list, not a default.
+GUESSABLE_SECRET_WORDS = (
+    "change-me", "changeme", "change_me", "insecure", "example", "placeholder",
+    "your-secret", "dev-only", "development-only",
+)
 MIN_SECRET_LENGTH = 32
 # Shannon entropy of the characters times the length: a random 32-character hex
 # string scores about 120 bits (never below 85), repeated or one-letter keys score little.
@@ -91,7 +95,7 @@ def weak_secret_reason(secret: str) -> str | None:
     lowered = secret.lower()
     if secret in PUBLISHED_SECRET_KEYS or lowered in PUBLISHED_SECRET_KEYS:
         return "is a published default that anyone can sign tokens with"
-    if any(word in lowered for word in STAND_IN_WORDS):
+    if any(word in lowered for word in GUESSABLE_SECRET_WORDS):
         return "looks like a stand-in word, not a generated secret"
     if len(secret) < MIN_SECRET_LENGTH:
         return f"must be at least {MIN_SECRET_LENGTH} characters"
