@@ -24,19 +24,25 @@ async def first_to_act(pages: list[Page]) -> Page:
         await pages[0].wait_for_timeout(50)
 
 
-async def test_both_players_see_the_equity_of_an_all_in_on_each_street(
-    visitors: Visitors, live_server: LiveServer, mailbox: Mailbox
-) -> None:
+async def heads_up_all_in(visitors: Visitors, mailbox: Mailbox, name: str, *,
+                          run_it_twice: bool = False) -> tuple[list[Page], Page, Page]:
+    """Ivy opens a two-seat table without bots, Jon joins, the first to act goes all in
+    and the other calls: both pages, the all-in's and the caller's."""
     ivy, jon = await visitors.new(), await visitors.new()
     await signed_in(ivy, mailbox, "Ivy")
     await signed_in(jon, mailbox, "Jon")
     await ivy.page.goto("/")
     form = ivy.page.locator("#create-form")
-    await form.get_by_label("Name").fill("All in")
+    await form.get_by_label("Name").fill(name)
     await form.get_by_label("Seats", exact=True).fill("2")
     await form.get_by_label("Fill seats with bots").uncheck()
+    if run_it_twice:
+        await form.locator("summary").click()
+        await form.get_by_label(re.compile("Run it twice")).check()
     await form.get_by_role("button", name="Create table").click()
     await ivy.page.wait_for_url(re.compile(r"/table/"))
+    if run_it_twice:
+        await expect(ivy.page.locator("#table-stakes")).to_contain_text("run it twice")
     await sit(ivy.page, buy_in=500)
     await jon.page.goto(ivy.page.url.split("?")[0])
     await jon.page.get_by_role("button", name="Sit in seat").click()
@@ -48,6 +54,13 @@ async def test_both_players_see_the_equity_of_an_all_in_on_each_street(
     second = jon.page if first is ivy.page else ivy.page
     await expect(second.locator("#act-call")).to_be_enabled()
     await second.locator("#act-call").click()
+    return pages, first, second
+
+
+async def test_both_players_see_the_equity_of_an_all_in_on_each_street(
+    visitors: Visitors, live_server: LiveServer, mailbox: Mailbox
+) -> None:
+    pages, _, _ = await heads_up_all_in(visitors, mailbox, "All in")
     for page in pages:
         log = page.locator("#panel-log")
         await expect(log).to_contain_text(re.compile(r"Equity before the flop: \w+ \d+\.\d%"))
