@@ -34,6 +34,7 @@ from app.hands.router import router as hands_router
 from app.leaderboard.router import router as leaderboard_router
 from app.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from app.metrics import Metrics
+from app.realtime.server import RealtimeApp
 from app.realtime.server import install as install_realtime
 from app.security_headers import SecurityHeadersMiddleware
 from app.tools.router import router as tools_router
@@ -182,7 +183,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await mailer.close()
         await database.dispose()
 
-    app = FastAPI(title="holdem-server", version=__version__, lifespan=lifespan)
+    app = RealtimeApp(title="holdem-server", version=__version__, lifespan=lifespan)
     app.state.settings = settings
     app.state.database = database
     app.state.mailer = mailer

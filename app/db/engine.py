@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
-from sqlalchemy import event, text
+from sqlalchemy import Connection, event, text
+from sqlalchemy import create_engine as create_sync_engine
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import DBAPIError, DisconnectionError, InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import (
@@ -16,6 +20,8 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
+
+T = TypeVar("T")
 
 SQLITE_BUSY_TIMEOUT_SECONDS = 30
 POSTGRES_CONNECT_TIMEOUT_SECONDS = 5
@@ -84,12 +90,42 @@ def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]
     return async_sessionmaker(engine, expire_on_commit=False)
 
 
+class SQLiteThread:
+    """A SQLite file's own thread with a synchronous connection, which runs a whole
+    transaction per call: the event loop waits once for it, not once per statement as
+    through the async driver (each of those waits is a turn of a busy loop)."""
+
+    def __init__(self, url: URL) -> None:
+        self.engine = create_sync_engine(
+            url.set(drivername="sqlite"), json_serializer=_json_dumps,
+            json_deserializer=orjson.loads,
+            connect_args={"timeout": SQLITE_BUSY_TIMEOUT_SECONDS, "check_same_thread": False})
+        event.listen(self.engine, "connect", _configure_sqlite)
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
+
+    async def transaction(self, work: Callable[[Connection], T]) -> T:
+        """Run ``work`` in one transaction on the thread; committed unless it raises."""
+        def run() -> T:
+            with self.engine.begin() as connection:
+                return work(connection)
+        return await asyncio.get_running_loop().run_in_executor(self._thread, run)
+
+    def close(self) -> None:
+        """Wait for the transaction under way, then close the connection."""
+        self._thread.shutdown(wait=True)
+        self.engine.dispose()
+
+
 class Database:
-    """One database: its engine and the factory for sessions on it."""
+    """One database: its engine and the factory for sessions on it; for a SQLite file,
+    also its writing thread."""
 
     def __init__(self, url: str | URL, **options: Any) -> None:
         self.engine = create_engine(url, **options)
         self.sessions = create_sessionmaker(self.engine)
+        parsed = make_url(url)
+        on_file = is_sqlite(parsed) and parsed.database not in (None, "", ":memory:")
+        self.sqlite_thread = SQLiteThread(parsed) if on_file else None
 
     async def reachable(self) -> bool:
         """Whether the database answers a trivial query now."""
@@ -104,4 +140,6 @@ class Database:
 
     async def dispose(self) -> None:
         """Close every pooled connection."""
+        if self.sqlite_thread is not None:
+            self.sqlite_thread.close()
         await self.engine.dispose()

@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+SOCKET_PATH = "/socket.io/"
+
 
 def create_socket_server(settings: Settings) -> socketio.AsyncServer:
     """An ASGI Socket.IO server with the orjson codec; rooms go through Redis when
@@ -65,6 +67,27 @@ class SocketIOMiddleware:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         await self._asgi(scope, receive, send)
+
+
+class RealtimeApp(FastAPI):
+    """The application, which hands Socket.IO's WebSockets to the Socket.IO server before
+    its HTTP middlewares.
+
+    A WebSocket lasts as long as its player stays. Through the middleware stack, each
+    layer (error pages, body limits, security headers, telemetry) would keep a suspended
+    call per connection and pass every frame sent through its own ``send``, for rules
+    that apply to HTTP only. Socket.IO's HTTP requests (long-polling) still go through
+    them all, via :class:`SocketIOMiddleware`.
+    """
+
+    websockets: ASGIApp | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (self.websockets is not None and scope["type"] == "websocket"
+                and scope["path"].startswith(SOCKET_PATH)):
+            await self.websockets(scope, receive, send)
+        else:
+            await super().__call__(scope, receive, send)
 
 
 class Directed(Protocol):
@@ -169,7 +192,7 @@ class Realtime:
 
 
 def install(
-    app: FastAPI,
+    app: RealtimeApp,
     settings: Settings,
     database: Database,
     *,
@@ -207,6 +230,7 @@ def install(
             on_news=tables.news)
     realtime.register_hooks(hooks)
     app.add_middleware(SocketIOMiddleware, server=sio)
+    app.websockets = socketio.ASGIApp(sio)
     return realtime
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, bindparam, select, update
+from sqlalchemy import Connection, Table, and_, bindparam, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -96,32 +96,32 @@ def _refused_log(table_id: str, token: int | None) -> None:
                 "table's (another process owns it)", table_id, token)
 
 
-async def _write_states(connection: Any, rows: list[dict[str, Any]]) -> set[str]:
+def _write_states(connection: Connection, rows: list[dict[str, Any]]) -> set[str]:
     """Write each row's state where its fence still holds; the tables refused."""
     refused: set[str] = set()
     fenced = [r for r in rows if r["token"] is not None]
     if fenced:
-        result = await connection.execute(_SAVE_FENCED, fenced)
+        result = connection.execute(_SAVE_FENCED, fenced)
         sane = len(fenced) == 1 or connection.dialect.supports_sane_multi_rowcount
         if not (sane and result.rowcount == len(fenced)):
-            refused |= await _unwritten(connection, fenced)
+            refused |= _unwritten(connection, fenced)
     for row in rows:
         # Without a token (tools, tests: rare), one at a time, each rowcount exact.
-        if row["token"] is None and not (await connection.execute(_SAVE_UNOWNED, row)).rowcount:
+        if row["token"] is None and not connection.execute(_SAVE_UNOWNED, row).rowcount:
             refused.add(row["key"])
     for table_id in refused:
         _refused_log(table_id, next(r["token"] for r in rows if r["key"] == table_id))
     return refused
 
 
-async def _unwritten(connection: Any, batch: list[dict[str, Any]]) -> set[str]:
+def _unwritten(connection: Connection, batch: list[dict[str, Any]]) -> set[str]:
     """Which rows of a fenced batch just written did not match (a driver that cannot
     count an executemany's rows per statement: asyncpg).
 
     A row that matched stays locked by this transaction, so its token is still the one
     written; tokens only grow, so a row that did not match never will."""
     wanted = {r["key"]: r["token"] for r in batch}
-    found = await connection.execute(
+    found = connection.execute(
         select(_TABLES.c.id, _TABLES.c.lease_token).where(_TABLES.c.id.in_(list(wanted))))
     return set(wanted) - {row.id for row in found if row.lease_token == wanted[row.id]}
 
@@ -187,9 +187,15 @@ class StateWriter:
         now = utcnow()
         rows = [{"key": table_id, "token": token, "new_state": state, "now": now}
                 for table_id, (token, state, _) in batch.items()]
-        async with self.turn, self.database.engine.begin() as connection:
-            await bound_waits(connection)
-            refused = await _write_states(connection, rows)
+        thread = self.database.sqlite_thread
+        if thread is not None:
+            # One wait for the whole transaction (the lock is held for just that).
+            async with self.turn:
+                refused = await thread.transaction(lambda c: _write_states(c, rows))
+        else:
+            async with self.turn, self.database.engine.begin() as connection:
+                await bound_waits(connection)
+                refused = await connection.run_sync(_write_states, rows)
         self.metrics.commits.labels("states").inc()
         return refused
 
