@@ -33,6 +33,14 @@ from app.realtime.connections import user_room
 REPLAY_KEPT = 128
 
 
+def _kept_json(body: dict[str, Any]) -> str:
+    """``body`` as JSON text held in a string of its own size: the bytes orjson returns
+    keep the whole buffer they were written in (4 KiB for a message of a few hundred
+    bytes), which over a table's replay buffer would cost more than its players'
+    connections."""
+    return orjson.dumps(body).decode()
+
+
 @dataclass(frozen=True, slots=True)
 class Sent:
     """One message as sent, kept for replay: its name and its public and (optional)
@@ -40,9 +48,9 @@ class Sent:
 
     seq: int
     name: str
-    public: bytes
+    public: str
     owner: int | None = None
-    private: bytes | None = None
+    private: str | None = None
 
     def form_for(self, user_id: int | None) -> dict[str, Any]:
         """What ``user_id`` (None: anonymous) received of this message."""
@@ -111,8 +119,8 @@ class Broadcaster:
         public = {"table_id": self._table_id, "seq": seq, **body}
         full = {"table_id": self._table_id, "seq": seq, **private} if private else None
         owner = owner if full else None
-        self._kept.append(Sent(seq, name, orjson.dumps(public), owner,
-                               orjson.dumps(full) if full else None))
+        self._kept.append(Sent(seq, name, _kept_json(public), owner,
+                               _kept_json(full) if full else None))
         self._pending.append(_Queued(name, public, owner, full))
         return seq
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tracemalloc
 from random import Random
 from typing import Any
 
@@ -11,7 +12,8 @@ from app.poker.cards import Deck
 from app.poker.engine import Hand
 from app.poker.phh import phh_for_viewer, to_phh
 from app.poker.state import Stakes
-from app.realtime.broadcast import Broadcaster
+from app.realtime import broadcast
+from app.realtime.broadcast import REPLAY_KEPT, Broadcaster
 from app.realtime.seating import (
     CHAT_KEPT,
     HandInPlay,
@@ -136,3 +138,28 @@ def test_a_player_reads_a_hand_history_without_other_unshown_cards() -> None:
     assert '"d dh p1 AsKs"' in mine and '"d dh p2 ????"' in mine
     assert '"d dh p2 AhKh"' in theirs and '"d dh p1 ????"' in theirs
     assert phh_for_viewer(text, None) == text
+
+
+async def test_a_full_replay_buffer_holds_each_message_in_about_its_own_size() -> None:
+    counter = iter(range(1, 10_000))
+    server = _FakeServer()
+    out = Broadcaster(server, "t1", watchers={"a": 1},  # type: ignore[arg-type]
+                      next_seq=lambda: next(counter))
+    tracemalloc.start()
+    try:
+        for _ in range(2 * REPLAY_KEPT):
+            out.send("table:event", {"event": {"type": "player_acted", "seat": 3}},
+                     owner=1, private={"event": {"type": "player_acted", "cards": ["As"]}})
+            out.seal()
+            await out.flush()
+            server.sent.clear()
+        kept = sum(stat.size for stat in tracemalloc.take_snapshot().filter_traces(
+            [tracemalloc.Filter(True, broadcast.__file__)]).statistics("filename"))
+    finally:
+        tracemalloc.stop()
+    # Each kept message is two forms of under 100 bytes of JSON; orjson's bytes would
+    # hold 4 KiB each (over 1 MiB here).
+    assert kept < REPLAY_KEPT * 2 * 400
+    assert out.missed(2 * REPLAY_KEPT - 1, 1) == [("table:event", {
+        "table_id": "t1", "seq": 2 * REPLAY_KEPT,
+        "event": {"type": "player_acted", "cards": ["As"]}})]
