@@ -57,7 +57,7 @@ from bench.targets import GC_STATS, TARGETS, PlayerSeat, Target, make_target  # 
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 CONNECT_CONCURRENCY = 64
-PHASE_TIMEOUT = 180.0  # connecting and seating everyone
+PHASE_TIMEOUT = 180.0  # connecting and seating 2,000 players; more get longer
 DRAIN_SECONDS = 15.0  # longest wait for the acks of actions already sent
 MAX_CLIENTS = 12_000  # the 10,000-player pace run, and a margin
 
@@ -282,6 +282,11 @@ async def _request(client: SioClient, event: str, data: Any, timeout: float = 30
         return None
 
 
+def phase_timeout(opts: Options) -> float:
+    """Time allowed to connect and seat everyone: handshakes are server-bound."""
+    return PHASE_TIMEOUT * max(1.0, opts.clients / 2000)
+
+
 async def _worker_main(opts: Options, seats: list[PlayerSeat], pipe: Connection) -> None:
     loop = asyncio.get_running_loop()
     target = make_target(opts.target, database_url=opts.database_url,
@@ -290,10 +295,10 @@ async def _worker_main(opts: Options, seats: list[PlayerSeat], pipe: Connection)
     gen.loop = loop
     await gen.connect_all()
     if not opts.idle:
-        await asyncio.wait_for(gen.open_tables(), PHASE_TIMEOUT)
-        await asyncio.wait_for(gen.sit_all(), PHASE_TIMEOUT)
+        await asyncio.wait_for(gen.open_tables(), phase_timeout(opts))
+        await asyncio.wait_for(gen.sit_all(), phase_timeout(opts))
     pipe.send(("ready", gen.report.connected))
-    if not await loop.run_in_executor(None, pipe.poll, PHASE_TIMEOUT):
+    if not await loop.run_in_executor(None, pipe.poll, phase_timeout(opts)):
         gen.close()
         return
     pipe.recv()  # "go"
@@ -425,7 +430,7 @@ def _measure(opts: Options, pids: list[int], seats: list[PlayerSeat],
     try:
         connected = 0
         for pipe in pipes:
-            if not pipe.poll(PHASE_TIMEOUT):
+            if not pipe.poll(phase_timeout(opts)):
                 raise RuntimeError("a generator did not connect its players in time")
             connected += pipe.recv()[1]
         time.sleep(1.0)
