@@ -142,6 +142,22 @@ class WebSocketGuard:
             task.uncancel()
 
 
+def _lean_request(translate: Callable[..., Any]) -> Callable[..., Any]:
+    """engineio's request translation, minus what a WebSocket keeps and never reads.
+
+    The environ of a request lives as long as its session. Its ``wsgi.input`` reads a
+    long-poll's body, and is an instance of a class the ASGI driver builds for every
+    request (2.4 KiB per connection); a WebSocket has no body to read."""
+
+    async def lean(scope: dict[str, Any], receive: Receive, send: Send) -> dict[str, Any]:
+        environ: dict[str, Any] = await translate(scope, receive, send)
+        if scope.get("type") == "websocket":
+            environ.pop("wsgi.input", None)
+        return environ
+
+    return lean
+
+
 class BoundedEngine(engineio.AsyncServer):  # type: ignore[misc]
     """Engine.IO that disconnects a client with more than ``max_buffered_bytes`` unread."""
 
@@ -151,6 +167,9 @@ class BoundedEngine(engineio.AsyncServer):  # type: ignore[misc]
         self.max_buffered_bytes = max_buffered_bytes
         self.guards: dict[str, WebSocketGuard] = {}
         self.dropped = 0
+        drivers: dict[str, Any] = self._async  # type: ignore[has-type]
+        self._async = {**drivers, "translate_request": _lean_request(
+            drivers["translate_request"])}
 
     def create_queue(self, *args: Any, **kwargs: Any) -> OutgoingQueue:
         """Each socket's outgoing queue, counted in bytes."""

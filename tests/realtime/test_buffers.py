@@ -206,3 +206,22 @@ def test_the_outgoing_queue_counts_what_waits_in_bytes() -> None:
     assert queue.bytes == PACKET_OVERHEAD
     assert queue.discard() == 2
     assert queue.bytes == 0 and queue.empty()
+
+
+async def test_a_websocket_session_keeps_no_body_reader_and_long_polling_still_reads(
+        settings: Settings) -> None:
+    async with live_server(settings) as server, httpx.AsyncClient(
+            base_url=f"{server.url}/socket.io/", timeout=10) as http:
+        client = await Client(server.url).connect()
+        try:
+            assert (await client.call("lobby:list", {}))["ok"] is True
+            environs = list(server.realtime.sio.environ.values())
+            assert [e["asgi.scope"]["type"] for e in environs] == ["websocket"]
+            assert "wsgi.input" not in environs[0]
+            # A long-polling session's POST bodies are still read.
+            opened = (await http.get("", params={"EIO": "4", "transport": "polling"})).text
+            session = {"EIO": "4", "transport": "polling", "sid": json.loads(opened[1:])["sid"]}
+            assert (await http.post("", params=session, content="40")).text == "OK"
+            assert (await http.get("", params=session)).text.startswith("40{")
+        finally:
+            await client.disconnect()
