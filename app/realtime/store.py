@@ -135,6 +135,9 @@ class StateWriter:
     UPDATE carries its fencing token in its WHERE clause, so the database writes no
     state whose token is no longer the table's: that save raises
     :class:`~app.realtime.errors.TableMoved` (the other tables of the batch commit).
+    On a SQLite file a batch is one call to the database's writing thread, so SQLite's
+    one write turn is held for the transaction only, not for the event loop's rounds
+    between its statements.
     """
 
     def __init__(self, database: Database, metrics: Metrics) -> None:
