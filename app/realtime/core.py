@@ -208,7 +208,7 @@ class TableCore:
         self.out.rollback(self.state.seq)
         self._dirty = False
         if isinstance(error, TableMoved):
-            self._give_up()
+            self.give_up()
             return error
         refusal: HoldemError | None = None
         if is_unavailable(error):
@@ -245,16 +245,19 @@ class TableCore:
             await self.services.on_summary(self.id, projection.summary(self))
         return refusal
 
-    def _give_up(self) -> None:
-        """Another process owns the table now: stop here at once, sending nothing more."""
+    def give_up(self) -> asyncio.Future[None] | None:
+        """Another process owns the table now: stop here at once, sending nothing more;
+        requests still waiting are told ``table_moved``. Returns the work of leaving the
+        table (None if it was already given up)."""
         if self.lost:
-            return
+            return None
         log.warning("table %s: another process runs it now; giving it up", self.id)
         self.lost = True
         self.mailbox.refusal = lambda: TableMoved(
             "this table moved to another server: try again", table_id=self.id, retry_after=1)
         self.mailbox.cancel_all()
         self._leaving = asyncio.ensure_future(self.services.on_lost(self.id))
+        return self._leaving
 
     # ---- outages --------------------------------------------------------------------
 

@@ -178,11 +178,9 @@ class TableService:
         mine = await self.leases.still_mine({k: v for k, v in held.items() if v is not None})
         for table_id in set(held) - mine:
             table = self.tables.get(table_id)
-            if table is not None and not table.closed:
-                # Requests still waiting for it follow the table instead of hearing it closed.
-                table.core.lost = True
-                table.core.mailbox.refusal = _moving
-                await self._lost(table_id)
+            if table is not None and not table.closed and (
+                    leaving := table.core.give_up()) is not None:
+                await leaving
         self._live = {p.id for p in await self.leases.peers()}
         self._beats += 1
         if self.director and self.cluster is not None:
