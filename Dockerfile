@@ -20,6 +20,11 @@ ENV ENV=production \
 
 WORKDIR /srv/holdem
 
+# PyICU (display names' confusable skeletons) builds against the system's ICU.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends g++ pkg-config libicu-dev \
+    && rm -rf /var/lib/apt/lists/*
+
 # Dependencies first, so code changes do not reinstall them.
 COPY requirements/base.txt ./requirements/base.txt
 RUN pip install --require-hashes -r requirements/base.txt

@@ -10,18 +10,23 @@ SOCKETIO_JS := app/web/static/vendor/socket.io.min.js
 
 .PHONY: run test lint lock bench clean
 
+# Each step says what it does, and pip shows its progress: a first install takes a minute
+# or two.
 $(PY):
+	@echo "make: creating the Python virtual environment $(VENV) with $(PYTHON), and updating its pip"
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --upgrade pip
 
 $(VENV)/.installed: requirements/base.txt pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet --require-hashes -r requirements/base.txt
-	$(PY) -m pip install --quiet --no-deps -e .
+	@echo "make: installing the server's Python packages into $(VENV) from requirements/base.txt (a minute or two the first time)"
+	$(PY) -m pip install --require-hashes -r requirements/base.txt
+	$(PY) -m pip install --no-deps -e .
 	@touch $@
 
 $(VENV)/.installed-dev: requirements/dev.txt pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet --require-hashes -r requirements/dev.txt
-	$(PY) -m pip install --quiet --no-deps -e .
+	@echo "make: installing the server's and the tests' Python packages into $(VENV) from requirements/dev.txt (a minute or two the first time)"
+	$(PY) -m pip install --require-hashes -r requirements/dev.txt
+	$(PY) -m pip install --no-deps -e .
 	@touch $@ $(VENV)/.installed
 
 # Every platform and Python 3.11+, with hashes; the image installs base.txt, CI dev.txt.
@@ -34,6 +39,7 @@ lock: $(VENV)/.installed-dev
 $(SOCKETIO_JS): package.json package-lock.json
 	@command -v npm >/dev/null || { echo "make: the browser client needs Node.js 18+ with npm" \
 	  "(https://nodejs.org or your system's nodejs and npm packages)"; exit 1; }
+	@echo "make: installing the browser's Socket.IO client from npm (package-lock.json) into $(@D)"
 	npm ci --no-audit --no-fund
 	mkdir -p $(@D)
 	cp node_modules/socket.io-client/dist/socket.io.min.js $@
@@ -42,8 +48,12 @@ $(SOCKETIO_JS): package.json package-lock.json
 run: $(VENV)/.installed $(SOCKETIO_JS)
 	$(PY) -m app.cli serve --host $(HOST) --port $(PORT)
 
+# Every test, spread over TEST_WORKERS pytest-xdist workers, each with databases of its own.
+# With --dist loadgroup a worker is handed the next test whenever it is nearly out of work
+# (the long tests come first: tests/suite.py). TEST_WORKERS=0 runs them in this process.
+TEST_WORKERS ?= 4
 test: $(VENV)/.installed-dev $(SOCKETIO_JS)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
 
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check app tests bench

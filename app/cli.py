@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from app.admin.house import HouseFunding
     from app.config import Settings
 
 # Python's default thresholds (700, 10, 10) make a busy server run full
@@ -30,14 +31,15 @@ def _ready_to_serve(settings: Settings, *, migrate: bool) -> str | None:
     """Why the server must not start, or None once the database is ready: development
     migrates it (unless ``--no-migrate``), production refuses one behind the code."""
     from app.config import ConfigError
-    from app.db.migrations import require_latest, upgrade, wait_until_reachable
+    from app.db.migrations import migrate as migrate_database
+    from app.db.migrations import require_latest, wait_until_reachable
     from app.errors import HoldemError
 
     try:
         settings.check()
         wait_until_reachable(settings.database_url)
         if migrate and settings.is_development:
-            upgrade(settings.database_url)
+            print(migrate_database(settings.database_url).describe(), flush=True)
         else:
             require_latest(settings.database_url)
     except ConfigError as exc:
@@ -54,7 +56,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from app.main import configure_logging, create_app
     from app.serving import Server, uvicorn_config
 
-    settings = get_settings()
+    settings = get_settings().served_at(args.host, args.port)
     if (refused := _ready_to_serve(settings, migrate=args.migrate)) is not None:
         print(f"holdem serve: error: {refused}", file=sys.stderr)
         return 2
@@ -65,20 +67,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 2
     configure_logging(settings)
     tune_garbage_collector()
-    print(f"holdem-server on http://{args.host}:{args.port}", flush=True)
-    Server(uvicorn_config(app, settings, host=args.host, port=args.port)).run()
+    print(f"holdem-server on http://{args.host}:{args.port}; links in mails start with "
+          f"{settings.public_url}", flush=True)
+    Server(uvicorn_config(app, settings, host=args.host, port=args.port),
+           drain=app.state.realtime.drain).run()
     return 0
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
-    """Upgrade the database to the latest migration."""
+    """Upgrade the database to the latest migration, saying from which revision to which."""
     from app.config import get_settings
-    from app.db.migrations import upgrade, wait_until_reachable
+    from app.db.migrations import migrate, wait_until_reachable
 
     settings = get_settings()
     wait_until_reachable(settings.database_url, wait_seconds=args.wait)
-    upgrade(settings.database_url)
-    print("database is at the latest migration", flush=True)
+    print(migrate(settings.database_url).describe(), flush=True)
     return 0
 
 
@@ -184,11 +187,14 @@ def _whole_number(text: str, flag: str) -> int:
 @_one_line_errors
 def cmd_eval(args: argparse.Namespace) -> int:
     """Print the category, rank and best five cards of each hand."""
-    from app.poker.cards import format_cards, parse_cards
+    from app.poker.cards import InvalidCard, format_cards, parse_cards
     from app.poker.evaluator import evaluate
 
     for text in _hand_texts(args.hands):
         cards = parse_cards(text)
+        if not args.wild and any(card.is_joker for card in cards):
+            raise InvalidCard("'Xx' is a joker, a wild card: ask for wild cards with --wild",
+                              token="Xx")
         value = evaluate(cards)
         if args.json:
             print(json.dumps({"cards": [str(c) for c in cards], "category": value.name,
@@ -201,25 +207,29 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 @_one_line_errors
 def cmd_equity(args: argparse.Namespace) -> int:
-    """Print each hand's win, tie and equity, exact or Monte Carlo."""
-    from app.poker.cards import format_cards
-    from app.poker.equity import DEFAULT_ITERATIONS, equity
+    """Print each hand's or range's win, tie and equity, exact or Monte Carlo."""
+    from app.poker.equity import DEFAULT_ITERATIONS
+    from app.tools.service import hands_equity
 
     seed = _whole_number(args.seed, "--seed")
     iterations = (DEFAULT_ITERATIONS if args.iterations is None
                   else _whole_number(args.iterations, "--iterations"))
-    result = equity(args.hands, board=args.board, dead=args.dead, seed=seed, iterations=iterations)
-    labels = ["??" if h.hand is None else format_cards(h.hand) for h in result.hands]
+    result = hands_equity(args.hands, args.board, args.dead, seed=seed, iterations=iterations)
     if args.json:
-        hands = [{"hand": label, "win": h.win, "tie": h.tie, "equity": h.equity}
-                 for label, h in zip(labels, result.hands, strict=True)]
+        hands = [{"hand": h.hand, "win": h.win, "tie": h.tie, "equity": h.equity}
+                 for h in result.hands]
         print(json.dumps({"exact": result.exact, "boards": result.boards, "hands": hands}))
         return 0
     how = "exact" if result.exact else f"Monte Carlo, seed {seed}"
-    print(f"{how}: {result.boards:,} boards")
+    ranges = any(h.combos is not None for h in result.hands)
+    print(f"{how}: {result.boards:,} {'deals' if ranges else 'boards'}")
+    labels = [h.hand if h.combos is None else f"{h.hand} ({h.combos} combos)"
+              for h in result.hands]
+    width = max(5, *map(len, labels))
     for label, h in zip(labels, result.hands, strict=True):
         error = "" if result.exact else f" ± {h.stderr:.2%}"
-        print(f"{label:<5} win {h.win:7.2%}   tie {h.tie:7.2%}   equity {h.equity:7.2%}{error}")
+        print(f"{label:<{width}} win {h.win:7.2%}   tie {h.tie:7.2%}   "
+              f"equity {h.equity:7.2%}{error}")
     return 0
 
 
@@ -251,18 +261,21 @@ def _add_poker_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     """The ``eval``, ``equity`` and ``outs`` subcommands."""
     ev = sub.add_parser("eval", help="rank hands of 5 to 7 cards")
     ev.add_argument("--json", action="store_true", help="one JSON object per hand")
+    ev.add_argument("--wild", action="store_true",
+                    help="play jokers (Xx) as wild cards; without it a joker is refused")
     ev.add_argument("hands", nargs="+", metavar="HAND",
                     help="cards as one quoted string, e.g. 'Ah Kh Qh Jh Th'; - reads stdin")
     ev.set_defaults(func=cmd_eval)
 
-    eq = sub.add_parser("equity", help="win, tie and equity of 2 to 9 hands")
+    eq = sub.add_parser("equity", help="win, tie and equity of 2 to 9 hands or ranges")
     eq.add_argument("--json", action="store_true", help="print one JSON object")
     eq.add_argument("--board", default="", metavar="CARDS", help="0, 3, 4 or 5 board cards")
     eq.add_argument("--dead", default="", metavar="CARDS", help="cards out of play")
     eq.add_argument("--iterations", metavar="N",
                     help="Monte Carlo deals when there are too many boards to enumerate")
     eq.add_argument("--seed", default="0", metavar="S", help="Monte Carlo seed")
-    eq.add_argument("hands", nargs="+", metavar="HAND", help="two cards like AhKh, ?? for random")
+    eq.add_argument("hands", nargs="+", metavar="HAND",
+                    help="two cards like AhKh, ?? for random, or a range like QQ+,AKs,22-55")
     eq.set_defaults(func=cmd_equity)
 
     ou = sub.add_parser("outs", help="cards that make a hand win or improve")
@@ -362,26 +375,47 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return 0 if report.balanced else 1
 
 
+def _house_funding(args: argparse.Namespace) -> HouseFunding | None:
+    """The funding ``holdem house`` is asked for (``None``: only show the house), naming the
+    option that is missing or invalid."""
+    from pydantic import ValidationError
+
+    from app.admin.house import HouseFunding
+    from app.errors import HoldemError
+
+    if args.amount is None:
+        if args.reason or args.admin:
+            raise HoldemError("--reason and --admin go with --fund CREDITS")
+        return None
+    if not args.reason:
+        raise HoldemError("--fund needs --reason (why, kept with the ledger entry)")
+    if not args.admin:
+        raise HoldemError("--fund needs --admin EMAIL (the admin account the audit log names)")
+    try:
+        return HouseFunding(amount=args.amount, reason=args.reason)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        flag, value = {"amount": ("--fund", args.amount),
+                       "reason": ("--reason", args.reason)}[str(error["loc"][0])]
+        raise HoldemError(f"invalid {flag} {value!r}: {error['msg']}") from None
+
+
 @_one_line_errors
 def cmd_house(args: argparse.Namespace) -> int:
     """Show the bots' bankroll, or fund it as an admin (a ledger entry and an audit-log line)."""
     import asyncio
 
-    from pydantic import ValidationError
     from sqlalchemy import select
 
-    from app.admin.house import HouseFunding, fund, house_report
+    from app.admin.house import fund, house_report
     from app.config import get_settings
     from app.db.engine import Database
     from app.db.models import Role, User
     from app.errors import HoldemError
-    from app.realtime.store import house_account
+    from app.table.store import house_account
 
     settings = get_settings()
-    try:
-        funding = HouseFunding(amount=args.amount, reason=args.reason) if args.amount else None
-    except ValidationError as exc:
-        raise HoldemError(f"invalid funding: {exc.errors()[0]['msg']}") from None
+    funding = _house_funding(args)
 
     async def run() -> str:
         database = Database(settings.database_url)
@@ -408,9 +442,10 @@ def _add_house_command(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     house = sub.add_parser("house", help="the bots' bankroll: show it, or fund it as an admin")
     house.add_argument("--fund", dest="amount", type=int, metavar="CREDITS",
                        help="add this many credits (needs --reason and --admin)")
-    house.add_argument("--reason", default="", help="why, kept with the ledger entry")
+    house.add_argument("--reason", default="", help="why, kept with the ledger entry "
+                                                    "(3 to 100 characters)")
     house.add_argument("--admin", default="", metavar="EMAIL",
-                       help="the admin account the audit log names")
+                       help="your admin account, which the audit log names")
     house.set_defaults(func=cmd_house)
 
 
@@ -478,6 +513,13 @@ def cmd_verify_hand(args: argparse.Namespace) -> int:
     return 0
 
 
+def _port(text: str) -> int:
+    """A TCP port as typed: a whole number from 1 to 65535."""
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 65_535:
+        raise argparse.ArgumentTypeError(f"expected a port from 1 to 65535, got {text!r}")
+    return int(text)
+
+
 def _commitment(text: str) -> str:
     """A commitment as typed: 64 hex characters, either case."""
     import re
@@ -521,7 +563,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = sub.add_parser("serve", help="run the server")
     serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--port", type=_port, default=8000, help="1 to 65535")
     serve.add_argument("--no-migrate", dest="migrate", action="store_false",
                        help="never migrate: refuse a database behind the code (as production "
                             "always does)")

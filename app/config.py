@@ -2,40 +2,20 @@
 
 from __future__ import annotations
 
-import math
+import ipaddress
 import os
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from itertools import pairwise
 from pathlib import Path
 
 from dotenv import load_dotenv
 
+from app.secret_strength import GENERATE_HINT, weak_secret_reason
+
 DEFAULT_SECRET_KEY = "dev-only-insecure-secret-key-change-me"
 SMTP_SECURITY_MODES = ("none", "starttls", "ssl")
-
-# Secrets that were ever published with this project (defaults, examples, compose
-# file, tests, benchmarks) or that people paste from tutorials (the last is the
-# FastAPI tutorial's): anyone can sign tokens with them.
-PUBLISHED_SECRET_KEYS = frozenset({
-    DEFAULT_SECRET_KEY,
-    "development-only-secret-key-change-me",
-    "test-secret-key-0123456789abcdef",
-    "load-benchmark-secret-key-0123456789abcdef",
-    "change-me", "changeme", "secret", "secret-key", "your-secret-key", "supersecret",
-    "09d25e094faa6ca2556c818166b7a9563b93f7099f6f0f4caa6cf63b88e8d3e7",
-})
-# Words that mark a secret someone typed instead of generating, refused in production
-# wherever they appear in it ("my-change-me-key-…" included): a deny-list, not a default.
-GUESSABLE_SECRET_WORDS = (
-    "change-me", "changeme", "change_me", "insecure", "example", "placeholder",
-    "your-secret", "dev-only", "development-only",
-)
-MIN_SECRET_LENGTH = 32
-# Shannon entropy of the characters times the length: a random 32-character hex
-# string scores about 120 bits (never below 85), repeated or one-letter keys score little.
-MIN_SECRET_BITS = 80
+# OWASP's argon2id floors: the least memory (KiB) for each number of passes (5 and more: 7 MiB).
+ARGON2_MEMORY_FLOORS_KIB = {1: 47_104, 2: 19_456, 3: 12_288, 4: 9_216, 5: 7_168}
 
 
 class ConfigError(RuntimeError):
@@ -73,39 +53,6 @@ def _env_bool(name: str, default: bool) -> bool:
     return raw.strip().lower() in ("1", "true", "yes", "on")
 
 
-def estimated_bits(secret: str) -> float:
-    """A rough entropy estimate: the character distribution's Shannon entropy times length."""
-    counts = Counter(secret)
-    return -sum(n * math.log2(n / len(secret)) for n in counts.values())
-
-
-def _is_repetition(secret: str) -> bool:
-    # "abcabcabc": the string is found inside itself shifted by less than its length.
-    return (secret + secret).find(secret, 1) < len(secret)
-
-
-def _is_sequence(secret: str) -> bool:
-    # "abcdef…", "123456…": most neighbours are the same or consecutive characters.
-    steps = [abs(ord(b) - ord(a)) <= 1 for a, b in pairwise(secret)]
-    return sum(steps) > 0.6 * len(steps)
-
-
-def weak_secret_reason(secret: str) -> str | None:
-    """Why ``secret`` must not sign production tokens, or ``None`` when it may."""
-    lowered = secret.lower()
-    if secret in PUBLISHED_SECRET_KEYS or lowered in PUBLISHED_SECRET_KEYS:
-        return "is a published default that anyone can sign tokens with"
-    if any(word in lowered for word in GUESSABLE_SECRET_WORDS):
-        return "looks like a stand-in word, not a generated secret"
-    if len(secret) < MIN_SECRET_LENGTH:
-        return f"must be at least {MIN_SECRET_LENGTH} characters"
-    if _is_repetition(secret) or _is_sequence(secret):
-        return "is a repeated pattern or a sequence"
-    if estimated_bits(secret) < MIN_SECRET_BITS:
-        return "has too little variety to be random"
-    return None
-
-
 @dataclass(frozen=True)
 class RateLimit:
     """At most ``count`` attempts per ``seconds``; written ``"count/seconds"``."""
@@ -130,6 +77,16 @@ def _limit(name: str, default: str) -> RateLimit:
     return RateLimit.parse(_env(name, default))
 
 
+def local_url(host: str, port: int) -> str:
+    """The address of a server listening on ``host:port``, as this machine reaches it.
+
+    >>> local_url("0.0.0.0", 8123), local_url("::", 8123)
+    ('http://127.0.0.1:8123', 'http://[::1]:8123')
+    """
+    host = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
 @dataclass(frozen=True)
 class Settings:
     """Server configuration. See ``.env.example`` for each setting."""
@@ -139,7 +96,8 @@ class Settings:
         default_factory=lambda: _env("DATABASE_URL", "sqlite+aiosqlite:///./var/holdem.sqlite3")
     )
     secret_key: str = field(default_factory=lambda: _env("SECRET_KEY", DEFAULT_SECRET_KEY))
-    public_url: str = field(default_factory=lambda: _env("PUBLIC_URL", "http://127.0.0.1:8000"))
+    # Empty: links start with the address the server listens on (see served_at).
+    public_url: str = field(default_factory=lambda: _env("PUBLIC_URL", ""))
     # Comma-separated proxy addresses whose X-Forwarded-For/-Proto are believed; empty: none.
     forwarded_allow_ips: str = field(default_factory=lambda: _env("FORWARDED_ALLOW_IPS", ""))
 
@@ -262,6 +220,12 @@ class Settings:
     rate_limit_tools: RateLimit = field(
         default_factory=lambda: _limit("RATE_LIMIT_TOOLS", "30/60")
     )
+    # Millions of work units (about 30 a second of one core) per address.
+    rate_limit_tools_work: RateLimit = field(
+        default_factory=lambda: _limit("RATE_LIMIT_TOOLS_WORK", "300/60")
+    )
+    # Millions of work units waiting or running in this process's odds queue.
+    tools_queue_work: int = field(default_factory=lambda: _env_int("TOOLS_QUEUE_WORK", 200))
     rate_limit_table_create: RateLimit = field(
         default_factory=lambda: _limit("RATE_LIMIT_TABLE_CREATE", "20/3600")
     )
@@ -272,6 +236,14 @@ class Settings:
         default_factory=lambda: _env_int("MAX_SEATED_TABLES_PER_USER", 8)
     )
     max_sockets_per_user: int = field(default_factory=lambda: _env_int("MAX_SOCKETS_PER_USER", 10))
+    # Socket.IO connections from one client address at once (counted in each process), in
+    # all and without a login.
+    max_sockets_per_address: int = field(
+        default_factory=lambda: _env_int("MAX_SOCKETS_PER_ADDRESS", 100)
+    )
+    max_anonymous_sockets_per_address: int = field(
+        default_factory=lambda: _env_int("MAX_ANONYMOUS_SOCKETS_PER_ADDRESS", 20)
+    )
     table_idle_seconds: float = field(
         default_factory=lambda: _env_float("TABLE_IDLE_SECONDS", 900)
     )
@@ -284,6 +256,11 @@ class Settings:
     # its bankroll there: at higher stakes bots do not sit.
     house_table_share: float = field(
         default_factory=lambda: _env_float("HOUSE_TABLE_SHARE", 0.1)
+    )
+    # The most a player may win from the house's bots in a day (since 00:00 UTC), net: once
+    # reached, no bot plays against them until the next day. 0: no cap.
+    house_daily_win_cap: int = field(
+        default_factory=lambda: _env_int("HOUSE_DAILY_WIN_CAP", 10_000)
     )
     # Socket.IO requests per connection and per client address; unread bytes per connection.
     rate_limit_socket: RateLimit = field(
@@ -311,22 +288,83 @@ class Settings:
         """The folder ``.eml`` files are written to when no SMTP server is set."""
         return Path(self.outbox_dir)
 
+    def served_at(self, host: str, port: int) -> Settings:
+        """These settings for a server listening on ``host:port``: without ``PUBLIC_URL``,
+        links start with that address (a wildcard host as this machine's loopback)."""
+        return self if self.public_url.strip() else replace(self, public_url=local_url(host, port))
+
     def check(self) -> None:
         """Raise :class:`ConfigError` when this configuration must not serve."""
         if self.env not in ("development", "production"):
             raise ConfigError(f"ENV must be 'development' or 'production', got {self.env!r}")
-        weakness = None if self.is_development else weak_secret_reason(self.secret_key)
-        if weakness is not None:
-            raise ConfigError(
-                f"SECRET_KEY {weakness}; production needs a long random value, e.g. "
-                "python -c 'import secrets; print(secrets.token_urlsafe(48))'"
-            )
         if self.smtp_security not in SMTP_SECURITY_MODES:
             raise ConfigError(f"SMTP_SECURITY must be one of {SMTP_SECURITY_MODES}")
         if self.house_initial_bankroll < 0 or not 0 < self.house_table_share <= 1:
             raise ConfigError("HOUSE_INITIAL_BANKROLL must be 0 or more and HOUSE_TABLE_SHARE "
                               f"above 0 and at most 1, got {self.house_initial_bankroll} and "
                               f"{self.house_table_share}")
+        _check_proxies(self.forwarded_allow_ips)
+        if self.house_daily_win_cap < 0:
+            raise ConfigError("HOUSE_DAILY_WIN_CAP must be 0 (no cap) or more, got "
+                              f"{self.house_daily_win_cap}")
+        if not self.is_development:
+            problems = self.production_problems()
+            if problems:
+                raise ConfigError("; ".join(problems))
+
+    def production_problems(self) -> list[str]:
+        """What makes this configuration unsafe to serve the public (each with its fix)."""
+        problems = []
+        weakness = weak_secret_reason(self.secret_key)
+        if weakness is not None:
+            problems.append(f"SECRET_KEY {weakness}; production needs a long random value, "
+                            f"e.g. {GENERATE_HINT}")
+        if not self.rate_limits_enabled:
+            problems.append("RATE_LIMITS_ENABLED is off: production keeps the limits on "
+                            "log-ins, sign-ups and mail")
+        if not self.sends_smtp:
+            problems.append("SMTP_HOST is empty: production sends mail through an SMTP server "
+                            "(the outbox folder would keep live reset and verification links)")
+        elif self.smtp_security == "none" and not _is_loopback(self.smtp_host):
+            problems.append(f"SMTP_SECURITY is none for {self.smtp_host}: links would cross the "
+                            "network unencrypted; use starttls or ssl (none only to a relay on "
+                            "this host)")
+        floor = ARGON2_MEMORY_FLOORS_KIB[min(max(self.argon2_time_cost, 1), 5)]
+        if self.argon2_time_cost < 1 or self.argon2_memory_kib < floor:
+            problems.append(f"ARGON2_MEMORY_KIB {self.argon2_memory_kib} with ARGON2_TIME_COST "
+                            f"{self.argon2_time_cost} is below OWASP's floor ({floor} KiB for "
+                            "that many passes)")
+        if self.metrics_enabled and not self.metrics_token:
+            problems.append("METRICS_TOKEN is empty: /metrics would be public; set a token, or "
+                            "METRICS_ENABLED=false")
+        if "*" in _proxies(self.forwarded_allow_ips):
+            problems.append("FORWARDED_ALLOW_IPS is *: any client could choose its address; "
+                            "list the proxy's address or network")
+        return problems
+
+
+def _proxies(text: str) -> list[str]:
+    return [item.strip() for item in text.split(",") if item.strip()]
+
+
+def _check_proxies(text: str) -> None:
+    for item in _proxies(text):
+        if item == "*":
+            continue
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise ConfigError("FORWARDED_ALLOW_IPS must list IP addresses or networks "
+                              f"(or *), got {item!r}") from None
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 @lru_cache

@@ -29,16 +29,16 @@ from app.admin.router import router as admin_router
 from app.body_limit import SOCKET_BODY_BYTES, BodyLimitMiddleware, BodyLimits
 from app.config import Settings, get_settings
 from app.db.engine import Database, is_unavailable
-from app.errors import HoldemError
+from app.errors import HoldemError, problems_summary, validation_problems
 from app.hands.router import router as hands_router
 from app.leaderboard.router import router as leaderboard_router
 from app.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from app.metrics import Metrics
 from app.realtime.server import RealtimeApp
-from app.realtime.server import install as install_realtime
+from app.realtime.wiring import install as install_realtime
 from app.security_headers import SecurityHeadersMiddleware
 from app.tools.router import router as tools_router
-from app.tournaments.events import install as install_tournaments
+from app.tournaments.handlers import install as install_tournaments
 from app.tournaments.router import admin_router as tournaments_admin_router
 from app.tournaments.router import router as tournaments_router
 from app.web.router import mount_web
@@ -77,18 +77,12 @@ async def _holdem_error(request: Request, exc: Exception) -> JSONResponse:
 
 async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
-    problems = [
-        {
-            "location": [str(part) for part in error.get("loc", ())],
-            "message": str(error.get("msg", "")).removeprefix("Value error, "),
-        }
-        for error in exc.errors()
-    ]
+    # The first part of each location is where the value came from: body, query, path.
+    problems = validation_problems(exc.errors(), source_parts=1)
     log.info("%s %s -> 422 invalid_payload", request.method, request.url.path)
-    summary = "; ".join(f"{'.'.join(p['location'][1:]) or 'body'}: {p['message']}"
-                        for p in problems)
     return JSONResponse(
-        jsonable_encoder(error_body("invalid_payload", summary or "invalid request",
+        jsonable_encoder(error_body("invalid_payload",
+                                    problems_summary(problems, "The request is invalid."),
                                     problems=problems)),
         status_code=422,
     )
@@ -177,9 +171,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         mailer.start()
+        lag = asyncio.create_task(metrics.watch_loop(), name="metrics:loop-lag")
         await realtime.start()
         yield
         await realtime.stop()
+        lag.cancel()
         await mailer.close()
         await database.dispose()
 
@@ -193,31 +189,40 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.account_hooks = AccountHooks()
     app.state.avatar_slots = asyncio.Semaphore(DECODES_AT_ONCE)
     metrics = Metrics()
-    realtime = install_realtime(app, settings, database, limiter=app.state.rate_limiter,
-                                hooks=app.state.account_hooks, metrics=metrics)
+    realtime = install_realtime(
+        app, settings, database, limiter=app.state.rate_limiter,
+        hooks=app.state.account_hooks, metrics=metrics,
+        features={"tournaments": install_tournaments, "admin_tables": admin_tables.register})
     app.state.realtime = realtime
-    app.state.tournaments = install_tournaments(realtime)
-    admin_tables.register(realtime)
     install_error_handlers(app)
     # Added last, so they are the outermost: Socket.IO's HTTP bodies are bounded too, and
     # every answer (a 413 included) carries the security headers.
     app.add_middleware(BodyLimitMiddleware, limits=BODY_LIMITS)
     app.add_middleware(SecurityHeadersMiddleware)
 
+    def operator(request: Request) -> bool:
+        """The caller holds the metrics token."""
+        token, given = settings.metrics_token, request.headers.get("authorization", "")
+        return bool(token) and secrets.compare_digest(given.encode(),
+                                                      f"Bearer {token}".encode())
+
     @app.get("/health", tags=["meta"], responses={503: {"description": "Not ready"}})
-    async def health() -> JSONResponse:
+    async def health(request: Request) -> JSONResponse:
         """Readiness: the database answers, Redis too when several processes share the
-        tables; whether this process runs tables, and how many it holds the lease of."""
+        tables; whether this process runs tables, and how many it holds the lease of
+        (which process it is: in production only with the metrics token)."""
         database_up = await database.reachable()
         cluster = realtime.cluster
         redis = "off" if cluster is None else "up" if await cluster.reachable() else "down"
         ready = database_up and redis != "down"
-        tables = realtime.tables
+        tables = realtime.host
         body = {"status": "ok" if ready else "unavailable", "version": __version__,
                 "database": "up" if database_up else "down", "redis": redis,
                 "tables": "running" if tables.running else "elsewhere",
-                "process": tables.leases.process_id, "leases": len(tables.tables),
+                "process": tables.leases.process_id, "leases": await tables.leases_held(),
                 "draining": tables.draining}
+        if not (settings.is_development or operator(request)):
+            del body["process"]  # the host name and process id, for operators only
         return JSONResponse(body, status_code=200 if ready else 503,
                             headers=None if ready else {"Retry-After": "5"})
 
@@ -226,10 +231,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         @app.get("/metrics", tags=["meta"], include_in_schema=False)
         async def prometheus(request: Request) -> Response:
             """Prometheus metrics (with ``METRICS_TOKEN`` set: only with that bearer token)."""
-            token = settings.metrics_token
-            given = request.headers.get("authorization", "")
-            if token and not secrets.compare_digest(given.encode(),
-                                                    f"Bearer {token}".encode()):
+            if settings.metrics_token and not operator(request):
                 return JSONResponse({"error": {"code": "not_authenticated",
                                                "message": "metrics need the metrics token"}},
                                     status_code=401)

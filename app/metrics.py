@@ -9,11 +9,15 @@ histogram are fed by the table code:
   stored and broadcast), by outcome;
 - ``holdem_commits_total``: transactions that stored tables (a group commit of
   states, or a chip movement);
-- ``holdem_lease_moves_total``: tables this process took over, let go or lost.
+- ``holdem_lease_moves_total``: tables this process took over, let go or lost;
+- ``holdem_event_loop_lag_seconds``: how late the event loop woke a timer it had set
+  ``LAG_INTERVAL`` ahead, that is how long something ran without letting anything else
+  run: every table of the process waits that long.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
@@ -21,6 +25,8 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 ACTION_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+LAG_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0, 2.5)
+LAG_INTERVAL = 0.05
 
 
 class Metrics:
@@ -43,6 +49,10 @@ class Metrics:
                              registry=self.registry)
         self.connections = Gauge("holdem_connections", "Socket.IO sessions on this process",
                                  registry=self.registry)
+        self.loop_lag = Histogram(
+            "holdem_event_loop_lag_seconds",
+            "How late the event loop woke a timer: time something ran without yielding",
+            buckets=LAG_BUCKETS, registry=self.registry)
 
     def watch(self, *, tables: Callable[[], int], players: Callable[[], int],
               connections: Callable[[], int]) -> None:
@@ -50,6 +60,15 @@ class Metrics:
         self.tables.set_function(tables)
         self.players.set_function(players)
         self.connections.set_function(connections)
+
+    async def watch_loop(self, interval: float = LAG_INTERVAL) -> None:
+        """Measure the event loop's lag until cancelled: sleep ``interval``, and record how
+        much later than that the loop woke up."""
+        loop = asyncio.get_running_loop()
+        while True:
+            started = loop.time()
+            await asyncio.sleep(interval)
+            self.loop_lag.observe(max(0.0, loop.time() - started - interval))
 
     def render(self) -> bytes:
         """The text exposition format."""

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import logging
 import signal
-from collections.abc import Iterator
+import socket
+from collections.abc import Awaitable, Callable, Iterator
+from types import FrameType
 from typing import Any
 
 import uvicorn
 from starlette.types import ASGIApp
 
 from app.config import Settings
+
+log = logging.getLogger(__name__)
 
 
 def uvicorn_config(
@@ -39,12 +45,51 @@ def uvicorn_config(
 
 
 class Server(uvicorn.Server):
-    """uvicorn's server, exiting with status 0 after a graceful stop on SIGTERM.
+    """uvicorn's server, draining before it stops on SIGTERM and then exiting with status 0.
+
+    On SIGTERM uvicorn would stop listening and close every connection at once, then
+    run the application's shutdown: players could neither finish the hands in play
+    nor reconnect. With ``drain``, a SIGTERM runs it first, with every connection
+    still served, and uvicorn's stop begins once it returns (a second SIGTERM, or
+    SIGINT, stops at once).
 
     uvicorn raises a caught SIGTERM again once it has shut down, so the process
     ends "killed by SIGTERM" even after draining its tables cleanly; a deploy
     tool would read that as a crash. SIGINT keeps uvicorn's behaviour.
     """
+
+    def __init__(self, config: uvicorn.Config, *,
+                 drain: Callable[[], Awaitable[None]] | None = None) -> None:
+        super().__init__(config)
+        self._drain = drain
+        self._draining: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    async def serve(self, sockets: list[socket.socket] | None = None) -> None:
+        """Serve until stopped (remembering the loop a SIGTERM's drain runs on)."""
+        self._loop = asyncio.get_running_loop()
+        await super().serve(sockets)
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        """Drain on the first SIGTERM; otherwise stop as uvicorn does."""
+        if (sig == signal.SIGTERM and self._drain is not None and self._loop is not None
+                and self.started and self._draining is None and not self.should_exit):
+            self._loop.call_soon_threadsafe(self._begin_drain)
+            return
+        super().handle_exit(sig, frame)
+
+    def _begin_drain(self) -> None:
+        if self._draining is None:
+            self._draining = asyncio.ensure_future(self._drain_then_stop())
+
+    async def _drain_then_stop(self) -> None:
+        assert self._drain is not None
+        try:
+            await self._drain()
+        except Exception:
+            log.exception("draining failed; stopping now")
+        finally:
+            self.should_exit = True
 
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:

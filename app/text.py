@@ -5,9 +5,10 @@ and format characters are refused (NUL, BEL, escape, zero-width and bidi overrid
 U+202E), and so are line breaks outside multi-line text and text that is only blank. So a
 NUL never reaches the database and nothing a user writes can reorder what others see.
 
-Display names are also compared by :func:`skeleton`, which folds case and maps common
-Cyrillic, Greek and digit look-alikes to Latin letters, so ``Аlice`` (Cyrillic А) and
-``ＡＬＩＣＥ`` are the same name as ``Alice``.
+Display names are also compared by :func:`skeleton`: the confusable skeleton of Unicode
+Technical Standard #39 (computed by ICU from the Unicode confusables data) with case folded
+and marks stripped, so ``Аlice`` (Cyrillic А), ``Alıce``, ``Alïce``, ``ɑlice``, ``Ꭺlice``
+(Cherokee), ``Aliᴄe`` and ``ＡＬＩＣＥ`` are the same name as ``Alice``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import re
 import unicodedata
 from typing import Annotated
 
+import icu
 from pydantic import AfterValidator, Field
 
 # Unicode categories refused everywhere: controls, formats (bidi, zero-width), surrogates,
@@ -25,30 +27,20 @@ LINE_BREAK = "\n"
 
 DISPLAY_NAME_RULE = (
     "3 to 20 letters, digits, single spaces, '.', '_' and '-', starting and ending with a "
-    "letter or digit; NFKC-normalised, and refused when it looks like another player's name "
-    "(case, full-width forms and Cyrillic or Greek look-alikes are folded)"
+    "letter or digit; NFKC-normalised, and refused as a look-alike of another player's name "
+    "when both share a Unicode confusable skeleton (UTS #39, case and accents folded)"
 )
 DISPLAY_NAME_PATTERN = re.compile(r"^\w[\w .\-]{1,18}\w$")
+DISPLAY_NAME_MAX = 20
+# A character's skeleton is at most 7 characters (a Hangul syllable: its jamo, each mapped
+# to its prototype), so a name's skeleton fits in this many.
+SKELETON_MAX = 7 * DISPLAY_NAME_MAX
 
-# Capitals that look like a Latin letter other than their own lower case (Greek Eta is H,
-# its small form looks like n); applied before case folding.
-CAPITAL_LOOKALIKES = str.maketrans({
-    "Η": "H", "Μ": "M", "Ν": "N", "Ζ": "Z", "Υ": "Y", "Β": "B", "Κ": "K", "Ρ": "P",
-    "Τ": "T", "Χ": "X", "Α": "A", "Ε": "E", "Ι": "l", "Ο": "O",
-    "В": "B", "Н": "H", "М": "M", "Т": "T", "К": "K", "Р": "P", "С": "C", "Х": "X",
-    "А": "A", "Е": "E", "О": "O", "Ѕ": "S", "І": "l", "Ј": "J", "Ү": "Y", "Ԍ": "G",
-    "I": "l",
-})
-# Small letters (and digits) that look like a Latin small letter; applied after folding.
-SMALL_LOOKALIKES = str.maketrans({
-    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
-    "п": "n", "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "l",
-    "ї": "l", "ј": "j", "ԁ": "d", "ԛ": "q", "ԝ": "w", "һ": "h", "ӏ": "l", "ь": "b",
-    "г": "r", "з": "3", "α": "a", "β": "b", "γ": "y", "ε": "e", "ι": "l", "κ": "k",
-    "ν": "v", "ο": "o", "ρ": "p", "σ": "o", "ς": "c", "τ": "t", "υ": "u", "χ": "x",
-    "ω": "w", "μ": "u", "η": "n", "ζ": "z",
-    "0": "o", "1": "l", "i": "l", "|": "l",
-})
+# ICU's spoof checker computes the UTS #39 skeleton from the Unicode confusables data.
+_SPOOF_CHECKER = icu.SpoofChecker()
+# Rounds of folding at most: each round can only reveal look-alikes that case folding
+# uncovered (Cherokee Ꭺ becomes A, then a); two rounds settle every name seen so far.
+_FOLD_ROUNDS = 4
 
 
 def clean_text(value: str, *, multiline: bool = False) -> str:
@@ -83,21 +75,43 @@ def bounded(max_length: int, *, min_length: int = 1, multiline: bool = False) ->
 
 
 def skeleton(name: str) -> str:
-    """The form names are compared in: ``Аlice`` (Cyrillic А), ``ＡＬＩＣＥ`` and ``alice``
-    share one.
+    """The form names are compared in: the UTS #39 confusable skeleton, with case folded
+    and marks stripped, so ``Аlice`` (Cyrillic А), ``Alıce``, ``Ꭺlice``, ``ＡＬＩＣＥ`` and
+    ``alice`` share one.
 
-    >>> skeleton("Аlice") == skeleton("ＡＬＩＣＥ") == skeleton("alice")
+    Each round folds case, maps every character to its confusable prototype (small
+    letters), does the same for the capitals of the result (so ``I`` and ``l`` meet ``i``:
+    a name and its capitals are one name) and strips combining marks.
+
+    >>> skeleton("Аlice") == skeleton("Alıce") == skeleton("ＡＬＩＣＥ") == skeleton("alice")
+    True
+    >>> skeleton("Sam") == skeleton("Sarn")  # m looks like rn
     True
     """
-    text = unicodedata.normalize("NFKC", name).translate(CAPITAL_LOOKALIKES).casefold()
-    text = unicodedata.normalize("NFKD", text.translate(SMALL_LOOKALIKES))
-    return "".join(c for c in text if not unicodedata.combining(c))
+    text = unicodedata.normalize("NFKC", name)
+    for _ in range(_FOLD_ROUNDS):
+        small = _prototypes(text.casefold()).casefold()
+        folded = _strip_marks(_prototypes(small.upper()).casefold())
+        if folded == text:
+            break
+        text = folded
+    return text
+
+
+def _prototypes(text: str) -> str:
+    """Every character replaced by its UTS #39 prototype (NFD, as the standard defines)."""
+    skeleton: str = _SPOOF_CHECKER.getSkeleton(0, text)
+    return skeleton
+
+
+def _strip_marks(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
 
 
 def normalise_display_name(value: str) -> str:
     """A display name under the text policy and :data:`DISPLAY_NAME_RULE`."""
     name = clean_text(value)
-    if not 3 <= len(name) <= 20:
+    if not 3 <= len(name) <= DISPLAY_NAME_MAX:
         raise ValueError("display name must be 3 to 20 characters")
     if not DISPLAY_NAME_PATTERN.fullmatch(name) or "  " in name:
         raise ValueError(

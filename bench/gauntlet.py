@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import secrets
 import sys
 import tempfile
 from contextlib import ExitStack
@@ -42,7 +43,7 @@ def settings_for(database_url: str, folder: Path) -> Settings:
     """The tests' settings without an SMTP server (mail goes to a folder)."""
     return gauntlet_settings(Settings(
         env="development", database_url=database_url,
-        secret_key="gauntlet-secret-key-0123456789abcdef", public_url="http://127.0.0.1",
+        secret_key=secrets.token_urlsafe(48), public_url="http://127.0.0.1",
         smtp_host="", outbox_dir=str(folder / "outbox"), starting_credits=10_000,
         argon2_time_cost=1, argon2_memory_kib=64, argon2_parallelism=1,
         rate_limit_login_ip=RateLimit(1_000, 60), rate_limit_signup_ip=RateLimit(1_000, 60)))

@@ -24,8 +24,9 @@ from bench.serving import serve, server_args
 
 def main() -> None:
     args = server_args(__doc__.splitlines()[0], gc_default="700,10,10")
-    configure_logging(get_settings())
-    serve(create_app(), args)
+    settings = get_settings().served_at(args.host, args.port)
+    configure_logging(settings)
+    serve(create_app(settings), args)
 
 if __name__ == "__main__":
     main()

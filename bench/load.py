@@ -6,7 +6,8 @@
     .venv/bin/python bench/load.py --target bare --idle --clients 2000   # memory only
 
 It starts the server itself (one uvicorn worker; ``--gc-threshold`` and
-``--no-deflate`` choose the two settings under test), connects the clients from
+``--deflate`` choose the two settings under test, which default to how ``holdem serve``
+runs, for the baseline too), connects the clients from
 ``--procs`` generator processes with the raw-protocol client of
 bench/loadclient.py, seats six per table and lets them play:
 
@@ -40,6 +41,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -51,6 +53,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from app.cli import SERVER_GC_THRESHOLDS  # noqa: E402
 from bench.loadclient import HandshakeError, SioClient, connect  # noqa: E402
 from bench.services import ServiceMeter  # noqa: E402
 from bench.targets import GC_STATS, TARGETS, PlayerSeat, Target, make_target  # noqa: E402
@@ -347,6 +350,36 @@ def rss_kib(pids: list[int]) -> int:
     return total
 
 
+def loop_lag(ports: list[int]) -> dict[str, int] | None:
+    """How many of the servers' event-loop lag samples (``/metrics``,
+    ``holdem_event_loop_lag_seconds``) were at most each bound, by bound; None where the
+    server publishes none (the bare baseline)."""
+    counts: Counter[str] = Counter()
+    for port in ports:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as answer:
+                text = answer.read().decode()
+        except (OSError, ValueError):
+            return None
+        for line in text.splitlines():
+            if line.startswith("holdem_event_loop_lag_seconds_bucket{"):
+                bound = line.split('le="', 1)[1].split('"', 1)[0]
+                counts[bound] += int(float(line.rsplit(" ", 1)[1]))
+    return dict(counts) if counts else None
+
+
+def lag_over(before: dict[str, int] | None, after: dict[str, int] | None
+             ) -> dict[str, int] | None:
+    """Loop lag samples of the measured window over 50, 100 and 200 ms, and in all."""
+    if before is None or after is None:
+        return None
+    def delta(bound: str) -> int:
+        return after.get(bound, 0) - before.get(bound, 0)
+    total = delta("+Inf")
+    return {"samples": total, "over_50ms": total - delta("0.05"),
+            "over_100ms": total - delta("0.1"), "over_200ms": total - delta("0.2")}
+
+
 def load_average() -> str:
     """The 1, 5 and 15 minute load averages."""
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
@@ -410,6 +443,7 @@ def run(opts: Options, *, log: Callable[[str], None] = print) -> dict[str, Any]:
                 server.wait(5)
     gc_file = workdir / GC_STATS
     result["server_gc"] = json.loads(gc_file.read_text()) if gc_file.exists() else None
+    target.clean_up(workdir)
     shutil.rmtree(workdir, ignore_errors=True)
     return result
 
@@ -440,9 +474,10 @@ def _measure(opts: Options, pids: list[int], seats: list[PlayerSeat],
         for pipe in pipes:
             pipe.send("go")
         time.sleep(opts.warmup)
-        cpu0, services0 = cpu_seconds(pids), meter.snapshot()
+        ports = [opts.port + n for n in range(len(pids))]
+        cpu0, services0, lag0 = cpu_seconds(pids), meter.snapshot(), loop_lag(ports)
         time.sleep(opts.duration)
-        cpu1, services1 = cpu_seconds(pids), meter.snapshot()
+        cpu1, services1, lag1 = cpu_seconds(pids), meter.snapshot(), loop_lag(ports)
         rss_busy = rss_kib(pids)
         reports = []
         for pipe in pipes:
@@ -459,6 +494,7 @@ def _measure(opts: Options, pids: list[int], seats: list[PlayerSeat],
                       rss=(rss_before, rss_connected, rss_busy), cpu=cpu1 - cpu0,
                       loads=(load_before, load_after))
     result["services"] = ServiceMeter.per_action(services0, services1, result["sent"])
+    result["loop_lag"] = lag_over(lag0, lag1)
     return result
 
 
@@ -555,9 +591,15 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[
     p.add_argument("--duration", type=float, default=20.0)
     p.add_argument("--procs", type=int, default=1, help="generator processes")
     p.add_argument("--port", type=int, default=8765)
-    p.add_argument("--gc-threshold", default="", help="e.g. 50000,20,100 (default: Python's)")
-    p.add_argument("--no-deflate", action="store_true",
-                   help="server without per-message deflate")
+    # Both servers run as `holdem serve` runs in production unless told otherwise: a
+    # baseline on slower settings than ours would flatter us.
+    p.add_argument("--gc-threshold", default=",".join(map(str, SERVER_GC_THRESHOLDS)),
+                   help="gen0,gen1,gen2 thresholds of both servers' collector (default: "
+                        "holdem serve's; '' for Python's)")
+    p.add_argument("--deflate", dest="no_deflate", action="store_false",
+                   help="server with per-message deflate (holdem serve turns it off)")
+    p.add_argument("--no-deflate", dest="no_deflate", action="store_true", default=True,
+                   help="server without per-message deflate (the default, as holdem serve)")
     p.add_argument("--client-no-deflate", action="store_true",
                    help="clients do not offer per-message deflate (browsers do)")
     p.add_argument("--seed", type=int, default=1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import secrets
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -12,7 +13,7 @@ from typing import Any, ClassVar
 
 ROOT = Path(__file__).resolve().parent.parent
 SEATS = 6
-SECRET_KEY = "load-benchmark-secret-key-0123456789abcdef"
+SECRET_KEY = secrets.token_urlsafe(48)  # one per run: never a value in the repository
 CREDITS = 10_000_000
 BUY_IN = 100_000  # deep stacks: nobody busts during a run
 ACTION_ORDER = ("check", "call", "muck", "show", "fold")
@@ -63,6 +64,9 @@ class Target:
     def action_payload(self, table_id: str, turn: dict[str, Any]) -> dict[str, Any]:
         """The ``table:action`` payload answering ``turn``."""
         raise NotImplementedError
+
+    def clean_up(self, workdir: Path) -> None:
+        """Remove what a finished run made outside its work folder (nothing by default)."""
 
 
 def _popen(command: list[str], workdir: Path, name: str,
@@ -131,6 +135,9 @@ class HoldemTarget(Target):
             hide_password=False)
 
     def _fresh_database(self, workdir: Path) -> None:
+        self._drop_database(workdir, then_create=True)
+
+    def _drop_database(self, workdir: Path, *, then_create: bool = False) -> None:
         if not self.database_server:
             return
         from sqlalchemy import text
@@ -140,14 +147,19 @@ class HoldemTarget(Target):
 
         name = make_url(self._database_url(workdir)).database
 
-        async def create() -> None:
+        async def run() -> None:
             engine = create_engine(self.database_server or "", isolation_level="AUTOCOMMIT")
             async with engine.connect() as connection:
                 await connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-                await connection.execute(text(f'CREATE DATABASE "{name}"'))
+                if then_create:
+                    await connection.execute(text(f'CREATE DATABASE "{name}"'))
             await engine.dispose()
 
-        asyncio.run(create())
+        asyncio.run(run())
+
+    def clean_up(self, workdir: Path) -> None:
+        """Drop the run's PostgreSQL database."""
+        self._drop_database(workdir)
 
     def _env(self, workdir: Path, hand_delay: float | None) -> dict[str, str]:
         env = dict(os.environ)
@@ -156,8 +168,13 @@ class HoldemTarget(Target):
             "DATABASE_URL": self._database_url(workdir),
             "SECRET_KEY": SECRET_KEY,
             "RATE_LIMITS_ENABLED": "false",
+            # Every generated player connects from loopback.
+            "MAX_SOCKETS_PER_ADDRESS": "1000000",
+            "MAX_ANONYMOUS_SOCKETS_PER_ADDRESS": "1000000",
             "OUTBOX_DIR": str(workdir / "outbox"),
             "SHOWDOWN_SECONDS": "60",
+            # A run ends by stopping its servers: no hand in play is worth waiting for.
+            "DRAIN_SECONDS": "0",
             "REDIS_URL": self.redis_url or "",
             "REDIS_CHANNEL": f"load-{workdir.name}",
         })

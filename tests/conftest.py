@@ -5,8 +5,10 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 import os
+import secrets
 import shutil
 import socket
 import time
@@ -36,11 +38,9 @@ from app.db.migrations import upgrade
 from app.db.models import Base, Role, User
 from app.main import create_app
 
-POSTGRES_SKIP_REASON = (
-    "PostgreSQL runs are off: set TEST_DATABASE_URL, e.g. "
-    "TEST_DATABASE_URL=postgresql+asyncpg://postgres@127.0.0.1:5432/test "
-    "(.ci/run sets it when a server answers on 127.0.0.1:5432)"
-)
+# The run as a whole (skips up front and summed up at the end, the long tests first), and
+# pytester for the tests of that.
+pytest_plugins = ("tests.suite", "pytester")
 PASSWORD = "correct horse battery staple"
 
 
@@ -66,37 +66,60 @@ async def _postgres_admin(url: str, *statements: str) -> None:
 
 
 @contextmanager
-def fresh_postgres_database(prefix: str = "holdem_test") -> Iterator[str]:
-    """A new, empty PostgreSQL database on the ``TEST_DATABASE_URL`` server; dropped after."""
+def fresh_postgres_database(
+    prefix: str = "holdem_test", *, template: str | None = None
+) -> Iterator[str]:
+    """A new PostgreSQL database on the ``TEST_DATABASE_URL`` server, empty or a copy of
+    ``template`` (a database URL on the same server); dropped after."""
+    from tests.suite import POSTGRES_SKIP_REASON  # here: pytest imports it first, as a plugin
+
     server_url = os.environ.get("TEST_DATABASE_URL")
     if not server_url:
         pytest.skip(POSTGRES_SKIP_REASON)
     name = f"{prefix}_{uuid.uuid4().hex[:12]}"
-    asyncio.run(_postgres_admin(server_url, f'CREATE DATABASE "{name}"'))
+    copy = f' TEMPLATE "{make_url(template).database}"' if template else ""
+    asyncio.run(_postgres_admin(server_url, f'CREATE DATABASE "{name}"{copy}'))
     try:
         yield make_url(server_url).set(database=name).render_as_string(hide_password=False)
     finally:
         asyncio.run(_postgres_admin(server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
-@pytest.fixture(
-    scope="session",
-    params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)],
-)
-def backend(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Backend]:
-    """A database migrated to head once per run: a template SQLite file, or a fresh
-    PostgreSQL database (so concurrent runs never collide)."""
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A SQLite database migrated to head once per run (per xdist worker): each test that
+    needs one gets a copy of the file."""
+    path = tmp_path_factory.mktemp("template") / "template.sqlite3"
+    url = f"sqlite+aiosqlite:///{path}"
+    upgrade(url)
+    return url
+
+
+@pytest.fixture(scope="session")
+def postgres_template() -> Iterator[str]:
+    """A PostgreSQL database migrated to head once per run (per xdist worker) that nothing
+    connects to: :func:`fresh_postgres_database` copies it (``CREATE DATABASE … TEMPLATE``,
+    far quicker than migrating) for a test that needs a migrated database of its own."""
+    with fresh_postgres_database("holdem_template") as url:
+        upgrade(url)
+        yield url
+
+
+@pytest.fixture(scope="session")
+def postgres_shared(postgres_template: str) -> Iterator[str]:
+    """The PostgreSQL database the twins of this run (of this xdist worker) take turns on,
+    emptied before each test; every worker has its own, so workers never collide."""
+    with fresh_postgres_database(template=postgres_template) as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def backend(request: pytest.FixtureRequest) -> Backend:
+    """The database kind of this test, migrated to head: a template SQLite file, or the
+    worker's PostgreSQL database. Both are made once per worker, when first asked for."""
     if request.param == "sqlite":
-        path = tmp_path_factory.mktemp("template") / "template.sqlite3"
-        url = f"sqlite+aiosqlite:///{path}"
-        upgrade(url)
-        yield Backend("sqlite", url)
-        return
-    with fresh_postgres_database() as url:
-        upgrade(url)
-        yield Backend("postgresql", url)
+        return Backend("sqlite", request.getfixturevalue("sqlite_template"))
+    return Backend("postgresql", request.getfixturevalue("postgres_shared"))
 
 
 @pytest.fixture
@@ -201,6 +224,26 @@ def token_of(message: EmailMessage) -> str:
 # --- settings, app and client ----------------------------------------------------
 
 
+def random_secret() -> str:
+    """A signing key made for one test: never a value written in the repository."""
+    return secrets.token_urlsafe(48)
+
+
+def production_env() -> dict[str, str]:
+    """The least a production server needs to start (a relay on loopback for mail, and
+    password hashing at OWASP's cheapest floor)."""
+    return {"ENV": "production", "SECRET_KEY": random_secret(), "SMTP_HOST": "127.0.0.1",
+            "SMTP_SECURITY": "none", "METRICS_TOKEN": random_secret(),
+            "ARGON2_TIME_COST": "5", "ARGON2_MEMORY_KIB": "7168"}
+
+
+def production(settings: Settings, **changes: Any) -> Settings:
+    """``settings`` as production accepts them, hashing passwords at OWASP's cheapest floor."""
+    return dataclasses.replace(settings, env="production", secret_key=random_secret(),
+                               metrics_token=random_secret(), argon2_time_cost=5,
+                               argon2_memory_kib=7_168, **changes)
+
+
 @pytest.fixture
 def settings(database_url: str, smtp_server: tuple[Mailbox, int], tmp_path: Path) -> Settings:
     """Development settings on the test database, mailing the loopback SMTP server,
@@ -208,7 +251,7 @@ def settings(database_url: str, smtp_server: tuple[Mailbox, int], tmp_path: Path
     return Settings(
         env="development",
         database_url=database_url,
-        secret_key="test-secret-key-0123456789abcdef",
+        secret_key=random_secret(),
         public_url="http://testserver",
         smtp_host="127.0.0.1",
         smtp_port=smtp_server[1],
@@ -231,6 +274,22 @@ def settings(database_url: str, smtp_server: tuple[Mailbox, int], tmp_path: Path
         # Tests stop servers mid-hand all the time: no waiting for hands to end.
         drain_seconds=0.0,
     )
+
+
+def hand_summary(*results: tuple[int, int, int], stack: int = 1_000) -> dict[str, Any]:
+    """A stored hand's summary for people's ``(user_id, seat, net)`` results, a bot in the
+    next seat taking the other side when they do not sum to zero (as a finished hand's)."""
+    rows = [{"seat": seat, "player": {"public_id": f"public-{user_id}", "name": str(user_id),
+                                      "bot": None},
+             "starting_stack": stack, "final_stack": stack + net, "net": net}
+            for user_id, seat, net in results]
+    rest = -sum(net for *_, net in results)
+    if rest:
+        seat = max((seat for _, seat, _ in results), default=-1) + 1
+        rows.append({"seat": seat, "player": {"public_id": "bot", "name": "Ada (bot)",
+                                              "bot": "tight"},
+                     "starting_stack": stack, "final_stack": stack + rest, "net": rest})
+    return {"players": rows}
 
 
 async def assert_ledger_reconciles(database_url: str) -> None:

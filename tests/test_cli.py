@@ -132,3 +132,26 @@ def test_a_real_process_rejects_bad_cards_with_one_line_and_status_2():
     assert done.stdout == ""
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert "Q?" in done.stderr
+
+
+def test_eval_refuses_a_joker_unless_wild_cards_are_asked_for(capsys):
+    assert main(["eval", "XxKh QhJhTh"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == ("holdem eval: error: 'Xx' is a joker, a wild card: "
+                            "ask for wild cards with --wild\n")
+    assert main(["eval", "--wild", "--json", "XxKh QhJhTh"]) == 0
+    assert json.loads(capsys.readouterr().out)["category"] == "royal flush"
+
+
+@pytest.mark.parametrize("args", [
+    ["eval", "Ah Kh Qh Jh Xx"],
+    ["eval", "-"],
+    ["equity", "XxKh", "QsQd"],
+    ["outs", "--board", "Kh 7h 2c", "Xx5h"],
+])
+def test_no_command_takes_a_joker_without_wild_cards(args, capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("2c 3d 4h 5s 7c\nXx Xx Ah Kh Qh\n"))
+    assert main(args) == 2
+    captured = capsys.readouterr()
+    assert len(captured.err.splitlines()) == 1 and "Xx" in captured.err

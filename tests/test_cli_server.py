@@ -7,24 +7,31 @@ import argparse
 import asyncio
 import json
 import os
-import secrets
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Iterator
+from email import message_from_bytes, policy
+from email.message import EmailMessage
 from pathlib import Path
 
 import httpx
 import pytest
 from sqlalchemy import select
 
+from app.accounts.mail import links_in
 from app.config import Settings
 from app.db.engine import Database
-from app.db.migrations import DatabaseUnreachable, wait_until_reachable
+from app.db.migrations import (
+    DatabaseUnreachable,
+    alembic_config,
+    downgrade,
+    wait_until_reachable,
+)
 from app.db.models import AuditLogEntry, Role, User
-from app.realtime.store import HOUSE_EMAIL
-from tests.conftest import PASSWORD, free_port
+from app.table.store import HOUSE_EMAIL
+from tests.conftest import PASSWORD, free_port, production_env
 
 ROOT = Path(__file__).resolve().parents[1]
 START_SECONDS = 60
@@ -33,7 +40,8 @@ START_SECONDS = 60
 def holdem_env(tmp_path: Path, **settings: str) -> dict[str, str]:
     """The environment of a ``holdem`` process run from ``tmp_path`` (a clean folder)."""
     env = {key: value for key, value in os.environ.items()
-           if key not in ("DATABASE_URL", "ENV", "SECRET_KEY", "SMTP_HOST", "REDIS_URL")}
+           if key not in ("DATABASE_URL", "ENV", "SECRET_KEY", "SMTP_HOST", "REDIS_URL",
+                          "PUBLIC_URL")}
     return {**env, "PYTHONPATH": str(ROOT), "OUTBOX_DIR": str(tmp_path / "outbox"),
             "ARGON2_MEMORY_KIB": "64", "ARGON2_TIME_COST": "1", "ARGON2_PARALLELISM": "1",
             # Tests stop servers with hands in play: no waiting for them to end.
@@ -103,8 +111,7 @@ def test_serve_without_migrating_refuses_a_fresh_database_in_one_line(
 def test_production_never_migrates_on_serve_and_says_to_run_migrate(
     tmp_path: Path, fresh_sqlite: str
 ):
-    production = {"ENV": "production", "SECRET_KEY": secrets.token_urlsafe(48),
-                  "DATABASE_URL": fresh_sqlite}
+    production = {**production_env(), "DATABASE_URL": fresh_sqlite}
     refused = holdem(tmp_path, "serve", "--port", str(free_port()), **production)
     assert "run `holdem migrate`" in one_error_line(refused, "serve")
     migrated = holdem(tmp_path, "migrate", **production)
@@ -114,6 +121,91 @@ def test_production_never_migrates_on_serve_and_says_to_run_migrate(
 def test_serve_in_production_with_the_default_secret_is_one_line(tmp_path: Path):
     refused = holdem(tmp_path, "serve", "--port", str(free_port()), ENV="production")
     assert "SECRET_KEY" in one_error_line(refused, "serve")
+
+
+def _mailed_link(outbox: Path) -> str:
+    """The first link of the one mail written to ``outbox`` (waiting for it)."""
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline and not list(outbox.glob("*.eml")):
+        time.sleep(0.1)
+    (mail,) = outbox.glob("*.eml")
+    message = message_from_bytes(mail.read_bytes(), policy=policy.default)
+    assert isinstance(message, EmailMessage)
+    return links_in(message)[0]
+
+
+def test_serve_without_public_url_mails_links_to_the_port_it_serves_on(
+    tmp_path: Path, fresh_sqlite: str
+):
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "serve", "--port", str(port)], cwd=tmp_path,
+        env=holdem_env(tmp_path, DATABASE_URL=fresh_sqlite), text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        assert wait_for_health(process, url).status_code == 200
+        signed_up = httpx.post(f"{url}/auth/signup", timeout=30, json={
+            "email": "ann@example.com", "password": PASSWORD, "display_name": "Ann"})
+        assert signed_up.status_code == 202, signed_up.text
+        link = _mailed_link(tmp_path / "outbox")
+    finally:
+        process.terminate()
+        process.communicate(timeout=30)
+    assert link.startswith(f"{url}/"), link
+
+
+@pytest.mark.parametrize(("public_url", "host", "port", "links"), [
+    ("", "127.0.0.1", 8123, "http://127.0.0.1:8123"),
+    ("", "0.0.0.0", 8123, "http://127.0.0.1:8123"),
+    ("", "::", 9000, "http://[::1]:9000"),
+    ("", "::1", 9000, "http://[::1]:9000"),
+    ("", "poker.lan", 80, "http://poker.lan:80"),
+    ("https://poker.example.com", "0.0.0.0", 8123, "https://poker.example.com"),
+])
+def test_links_follow_the_served_address_unless_public_url_is_set(
+    public_url: str, host: str, port: int, links: str
+):
+    assert Settings(public_url=public_url).served_at(host, port).public_url == links
+
+
+@pytest.mark.parametrize("port", ["99999", "65536", "0", "-1", "http", "80.5"])
+def test_serve_refuses_a_port_outside_1_to_65535(
+    port: str, capsys: pytest.CaptureFixture[str]
+):
+    from app.cli import build_parser
+
+    with pytest.raises(SystemExit) as refused:
+        build_parser().parse_args(["serve", "--port", port])
+    assert refused.value.code == 2
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert error == (f"holdem serve: error: argument --port: expected a port from 1 to 65535, "
+                     f"got {port!r}")
+
+
+def test_migrate_says_what_it_did_from_which_revision_to_which(
+    tmp_path: Path, fresh_sqlite: str
+):
+    from alembic.script import ScriptDirectory
+
+    scripts = ScriptDirectory.from_config(alembic_config(fresh_sqlite))
+    head = scripts.get_current_head()
+    assert head is not None
+    older = scripts.get_revision(head).down_revision
+    assert isinstance(older, str)
+    shown = fresh_sqlite
+
+    created = holdem(tmp_path, "migrate", DATABASE_URL=fresh_sqlite)
+    assert created.returncode == 0, created.stderr
+    assert created.stdout.strip() == (
+        f"created the database schema at revision {head}, the latest ({shown})")
+    again = holdem(tmp_path, "migrate", DATABASE_URL=fresh_sqlite)
+    assert again.stdout.strip() == (
+        f"the database is already at the latest revision, {head} ({shown})")
+    downgrade(fresh_sqlite, older)
+    upgraded = holdem(tmp_path, "migrate", DATABASE_URL=fresh_sqlite)
+    assert upgraded.stdout.strip() == (
+        f"migrated the database from revision {older} to {head}, the latest ({shown})")
 
 
 def test_migrate_against_an_unreachable_postgresql_is_one_line_and_status_2(tmp_path: Path):
@@ -209,7 +301,7 @@ def test_migrate_wait_keeps_trying_until_postgresql_starts_listening(
         if process.poll() is None:
             process.kill()
     assert process.returncode == 0, err
-    assert out.strip() == "database is at the latest migration"
+    assert out.strip().startswith("created the database schema at revision ")
 
 
 def test_create_admin_reads_the_password_from_piped_stdin(tmp_path: Path, fresh_sqlite: str):
@@ -222,6 +314,7 @@ def test_create_admin_reads_the_password_from_piped_stdin(tmp_path: Path, fresh_
     assert "needs a password" in one_error_line(empty, "create-admin")
 
 
+@pytest.mark.slow
 async def test_demote_makes_an_admin_a_player_and_is_audited(tmp_path: Path, settings: Settings):
     db = {"DATABASE_URL": settings.database_url}
     for email in ("boss@example.com", "ann@example.com"):
@@ -280,6 +373,30 @@ def test_the_main_help_names_every_command():
     (commands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     named = re.findall(r"[a-z-]+", (parser.description or "").partition(":")[2])
     assert sorted(named) == sorted(commands.choices)
+
+
+def _readme_commands() -> dict[str, str]:
+    """The README's command list: each ``holdem`` command and the text of its lines."""
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("\n## Command line\n", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    parts = re.split(r"^holdem ([a-z-]+)", block, flags=re.MULTILINE)[1:]
+    return dict(zip(parts[::2], parts[1::2], strict=True))
+
+
+def test_the_readme_lists_every_command_with_every_option():
+    from app.cli import build_parser
+
+    parser = build_parser()
+    (commands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    listed = _readme_commands()
+    assert sorted(listed) == sorted(commands.choices)
+    for name, command in commands.choices.items():
+        options = {option for action in command._actions for option in action.option_strings
+                   if option.startswith("--") and option != "--help"}
+        missing = {option for option in options if option not in listed[name]}
+        assert missing == set(), f"holdem {name}: {sorted(missing)} not in the README"
 
 
 def test_verify_hand_checks_the_commitment_recorded_before_the_deal(

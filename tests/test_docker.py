@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import secrets
 import shutil
 import subprocess
 import sys
@@ -22,7 +21,7 @@ import yaml
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from tests.conftest import free_port
+from tests.conftest import free_port, production_env
 from tests.test_cli_server import holdem_env, wait_for_health
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,6 +42,42 @@ def services_for(profile: str | None) -> dict[str, Any]:
             if not service.get("profiles") or profile in service["profiles"]}
 
 
+def started_by(command: str) -> dict[str, Any]:
+    """The services a ``docker compose [--profile P]... up [OPTIONS] [SERVICE...]`` command
+    starts: the services named and what they depend on, else every service of the active
+    profiles and every service without one (naming a service activates its profiles)."""
+    words = command.split()
+    assert words[:2] == ["docker", "compose"] and "up" in words, command
+    before, after = words[2:words.index("up")], words[words.index("up") + 1:]
+    profiles = {before[i + 1] for i, word in enumerate(before) if word == "--profile"}
+    named = [word for i, word in enumerate(after) if not word.startswith("-")
+             and not (i and after[i - 1] in ("--scale", "--timeout", "-t"))]
+    services = compose()["services"]
+    if not named:
+        return {name: s for name, s in services.items()
+                if not s.get("profiles") or profiles & set(s["profiles"])}
+    started: dict[str, Any] = {}
+    while named:
+        name = named.pop()
+        if name not in started:
+            started[name] = services[name]
+            named.extend(services[name].get("depends_on", {}))
+    return started
+
+
+def documented_up_commands() -> list[str]:
+    """Every ``docker compose ... up`` command of the README and the compose file's comments."""
+    texts = [(ROOT / "README.md").read_text(encoding="utf-8"),
+             COMPOSE.read_text(encoding="utf-8")]
+    return [re.sub(r"\s+#.*", "", found).strip() for text in texts
+            for found in re.findall(r"docker compose [^\n]*\bup\b[^\n]*", text)]
+
+
+def host_ports(service: dict[str, Any]) -> list[str]:
+    """The host ports a service publishes."""
+    return [str(port).rsplit(":", 1)[0] for port in service.get("ports", [])]
+
+
 def dockerfile_instructions() -> list[tuple[str, str]]:
     """(INSTRUCTION, arguments) pairs, continuation lines joined, comments dropped."""
     text = re.sub(r"\\\n", " ", DOCKERFILE.read_text(encoding="utf-8"))
@@ -56,8 +91,27 @@ def test_the_compose_file_follows_the_compose_specification():
     jsonschema.Draft7Validator(schema).validate(compose())
 
 
+def test_plain_docker_compose_up_starts_the_app_alone_with_its_volume():
+    assert set(started_by("docker compose up")) == {"app"}
+    assert set(services_for(None)) == {"app"}
+    app = compose()["services"]["app"]
+    assert app["volumes"] == ["holdem-data:/srv/holdem/var"]
+    assert app["ports"] == ["8000:8000"]
+
+
+def test_every_documented_up_command_starts_something_and_no_host_port_twice():
+    commands = documented_up_commands()
+    assert "docker compose up" in commands and len(commands) >= 3
+    for command in commands:
+        started = started_by(command)
+        assert started, command
+        ports = [port for service in started.values() for port in host_ports(service)]
+        assert len(ports) == len(set(ports)), (command, ports)
+
+
 def test_the_full_profile_runs_replicas_on_postgresql_and_redis_behind_a_proxy():
-    full = services_for("full")
+    full = started_by("docker compose up proxy")
+    assert full == started_by("docker compose --profile full up proxy")
     assert set(full) == {"migrate", "app-full", "proxy", "postgres", "redis"}
     for name in ("migrate", "app-full"):
         env = full[name]["environment"]
@@ -101,18 +155,30 @@ def test_the_app_alone_runs_embedded_on_sqlite():
     assert alone["environment"]["DATABASE_URL"].startswith("sqlite+aiosqlite:////srv/holdem/var/")
     assert "REDIS_URL" not in alone["environment"]
     assert alone["volumes"] == ["holdem-data:/srv/holdem/var"]
-    assert set(services_for("full")).isdisjoint({"app"})
+    assert set(started_by("docker compose up proxy")).isdisjoint({"app"})
 
 
-def test_every_app_runs_in_production_and_requires_a_secret_key():
+def test_every_app_runs_in_production_and_requires_a_secret_key_and_a_mail_server():
     for name in ("app", "migrate", "app-full"):
         env = compose()["services"][name]["environment"]
         assert env["ENV"] == "production"
         assert re.fullmatch(r"\$\{SECRET_KEY:\?[^}]+\}", env["SECRET_KEY"]), env["SECRET_KEY"]
-    # The embedded app trusts no proxy unless told; the replicas only the one in front.
-    assert compose()["services"]["app"]["environment"]["FORWARDED_ALLOW_IPS"] == \
-        "${FORWARDED_ALLOW_IPS:-}"
-    assert compose()["services"]["app-full"]["environment"]["FORWARDED_ALLOW_IPS"] == "*"
+        assert re.fullmatch(r"\$\{SMTP_HOST:\?[^}]+\}", env["SMTP_HOST"]), env["SMTP_HOST"]
+        # /metrics is off unless the operator sets it up with a token.
+        assert env["METRICS_ENABLED"] == "${METRICS_ENABLED:-false}"
+
+
+def test_only_the_proxys_own_network_is_believed_about_client_addresses():
+    services = compose()["services"]
+    # The embedded app trusts no proxy unless told.
+    assert services["app"]["environment"]["FORWARDED_ALLOW_IPS"] == "${FORWARDED_ALLOW_IPS:-}"
+    # The replicas trust the network they share with the proxy, and nobody else is on it.
+    trusted = services["app-full"]["environment"]["FORWARDED_ALLOW_IPS"]
+    subnet = compose()["networks"]["proxy"]["ipam"]["config"][0]["subnet"]
+    assert trusted == subnet == "${PROXY_SUBNET:-172.30.250.0/24}"
+    on_proxy_network = {name for name, s in services.items() if "proxy" in s.get("networks", [])}
+    assert on_proxy_network == {"proxy", "app-full"}
+    assert services["proxy"]["networks"] == ["proxy"]
     text = COMPOSE.read_text(encoding="utf-8")
     assert "development-only-secret" not in text
     assert not re.search(r"SECRET_KEY:?-", text), "no default secret"
@@ -195,7 +261,7 @@ def test_the_image_files_migrate_and_serve_in_production(tmp_path: Path):
     assert (image / "alembic.ini").is_file() and (image / "migrations" / "env.py").is_file()
     assert (image / "app" / "cli.py").is_file() and (image / "templates" / "web").is_dir()
     env = {**holdem_env(image, DATABASE_URL=f"sqlite+aiosqlite:///{image}/var/h.sqlite3",
-                        ENV="production", SECRET_KEY=secrets.token_urlsafe(48)),
+                        **production_env()),
            "PYTHONPATH": str(image)}
     migrate = subprocess.run([sys.executable, "-m", "app.cli", "migrate", "--wait", "5"],
                              cwd=image, env=env, capture_output=True, text=True, timeout=120,

@@ -1,5 +1,8 @@
-"""The packages of app/ stack in one direction: poker at the bottom, the tables over it,
-the features built on tables over those, and the application composing them at the top.
+"""The packages of app/ stack in one direction: poker at the bottom, storage and accounts
+over it, one table's runtime over those, the socket edge and the hosting of tables over
+the table, the features built on tables over that, and the application composing them at
+the top. No module imports one above it, and no two modules import each other, even
+through others.
 
 Read from the source with ``ast``: every import counts, including those inside functions
 and under ``TYPE_CHECKING``.
@@ -14,16 +17,21 @@ from pathlib import Path
 
 APP = Path(__file__).resolve().parents[1] / "app"
 
-# What the tables (app/realtime) build on; the features over them (tournaments, admin,
-# hands, ...), the REST edges and the application itself are out of reach.
-BELOW_REALTIME = ("app.realtime", "app.poker", "app.db", "app.accounts", "app.config",
-                  "app.errors", "app.metrics", "app.text")
-NOT_BELOW_REALTIME = ("app.accounts.router",)
-# The modules of one table: the core at the bottom, the table on top.
-TABLE_MODULES = frozenset(f"app.realtime.{name}" for name in
-                          ("core", "projection", "waiting", "dealer", "table"))
-# The stored tournament's kind and status are the tournament rules' enums.
-KNOWN_CYCLE_EDGES = frozenset({("app.db.tournaments", "app.tournaments.rules")})
+# From the bottom up; a module may import its own layer and those below it.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    # The package itself holds only its version.
+    ("app.errors", "app"),
+    ("app.poker",),
+    ("app.secret_strength", "app.config", "app.text", "app.metrics", "app.db"),
+    ("app.accounts",),
+    ("app.table",),
+    ("app.realtime",),
+    ("app.tournaments", "app.admin", "app.hands", "app.tools", "app.leaderboard", "app.web"),
+    ("app.protocol",),
+    ("app.body_limit", "app.security_headers", "app.serving", "app.main", "app.cli"),
+)
+# The REST edge of accounts is an application part, not something tables build on.
+ACCOUNT_EDGES = ("app.accounts.router",)
 
 
 def _module_of(path: Path) -> str:
@@ -47,7 +55,7 @@ def _targets(module: str, node: ast.AST) -> Iterable[str]:
                 package = package[:-1]
             base = ".".join([*package[:len(package) - node.level + 1], base]).strip(".")
         for alias in node.names:
-            # ``from app.realtime import projection`` imports the module projection.
+            # ``from app.table import projection`` imports the module projection.
             name = f"{base}.{alias.name}"
             yield name if name in _modules() else base
 
@@ -66,10 +74,6 @@ def imports() -> dict[str, frozenset[str]]:
 
 def _within(name: str, prefixes: Iterable[str]) -> bool:
     return any(name == prefix or name.startswith(prefix + ".") for prefix in prefixes)
-
-
-def _package(module: str) -> str:
-    return ".".join(module.split(".")[:2])
 
 
 def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
@@ -104,6 +108,31 @@ def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     return groups
 
 
+def _layer(module: str) -> int:
+    if module == "app":
+        return 0
+    matches = [(len(prefix), index) for index, layer in enumerate(LAYERS)
+               for prefix in layer if prefix != "app" and _within(module, [prefix])]
+    assert matches, f"{module} belongs to no layer: add it to LAYERS"
+    return max(matches)[1]
+
+
+@cache
+def third_party_imports() -> dict[str, frozenset[str]]:
+    """Every module of app/ and the top-level packages outside app/ it imports."""
+    found = {}
+    for module, path in _modules().items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                names.add(node.module.split(".")[0])
+        found[module] = frozenset(names - {"app"})
+    return found
+
+
 def test_the_poker_core_imports_only_itself_and_the_base_error() -> None:
     wrong = {(module, target) for module, targets in imports().items()
              if _within(module, ["app.poker"]) for target in targets
@@ -112,23 +141,28 @@ def test_the_poker_core_imports_only_itself_and_the_base_error() -> None:
     assert imports()["app.errors"] == frozenset()
 
 
-def test_the_tables_import_nothing_built_on_them() -> None:
+def test_no_module_imports_a_layer_above_its_own() -> None:
     wrong = {(module, target) for module, targets in imports().items()
-             if _within(module, ["app.realtime"]) for target in targets
-             if not _within(target, BELOW_REALTIME) or _within(target, NOT_BELOW_REALTIME)}
+             for target in targets if _layer(target) > _layer(module)}
     assert wrong == set()
 
 
-def test_no_two_packages_import_each_other() -> None:
-    edges: dict[str, set[str]] = {}
-    for module, targets in imports().items():
-        for target in targets:
-            if (module, target) not in KNOWN_CYCLE_EDGES and _package(module) != _package(target):
-                edges.setdefault(_package(module), set()).add(_package(target))
+def test_a_table_knows_nothing_of_sockets_or_of_the_accounts_rest_edge() -> None:
+    table = [module for module in imports() if _within(module, ["app.table"])]
+    assert table, "app/table is missing"
+    assert {(m, "socketio") for m in table if "socketio" in third_party_imports()[m]} == set()
+    assert {(m, t) for m in table for t in imports()[m]
+            if _within(t, ["app.realtime", *ACCOUNT_EDGES])} == set()
+
+
+def test_only_the_command_line_imports_the_protocol_documentation() -> None:
+    importers = {module for module, targets in imports().items()
+                 if any(_within(t, ["app.protocol"]) for t in targets)
+                 and not _within(module, ["app.protocol"])}
+    assert importers == {"app.cli"}
+
+
+def test_no_modules_import_each_other_even_through_others() -> None:
+    edges = {module: set(targets) - {module} for module, targets in imports().items()}
+    # A package's __init__ that only re-exports is not an edge back to its modules.
     assert _cycles(edges) == []
-
-
-def test_the_modules_of_a_table_stack_in_one_direction() -> None:
-    edges = {module: set(targets) for module, targets in imports().items()
-             if _within(module, ["app.realtime"])}
-    assert [group for group in _cycles(edges) if TABLE_MODULES & set(group)] == []

@@ -93,6 +93,7 @@ def exercise(api: Api, operation: APIOperation) -> str | None:
     return None
 
 
+@pytest.mark.slow
 def test_every_operation_answers_as_documented_and_never_500(api: Api) -> None:
     operations = [result.ok() for result in api.schema.get_all_operations()]
     assert len(operations) > 25

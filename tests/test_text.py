@@ -3,12 +3,24 @@ share a skeleton."""
 
 from __future__ import annotations
 
+import re
+import sys
+import unicodedata
 from typing import Annotated
 
 import pytest
 from pydantic import BaseModel, Field, ValidationError
 
-from app.text import bounded, clean_text, normalise_display_name, skeleton
+from app.text import (
+    DISPLAY_NAME_MAX,
+    SKELETON_MAX,
+    bounded,
+    clean_text,
+    normalise_display_name,
+    skeleton,
+)
+
+WORD = re.compile(r"\w")
 
 
 class Line(BaseModel):
@@ -44,12 +56,13 @@ def test_the_length_is_checked_after_normalising() -> None:
 
 
 @pytest.mark.parametrize("lookalike", ["Аlice", "ＡＬＩＣＥ", "alice", "ALICE", "Alicе", "AIice",
-                                       "Αlice", "Alicé"])
+                                       "Αlice", "Alicé", "Alıce", "Alïce", "ɑlice", "Ꭺlice",
+                                       "Aliᴄe", "ALlCE", "𝐀𝐥𝐢𝐜𝐞"])
 def test_look_alike_names_share_a_skeleton(lookalike: str) -> None:
     assert skeleton(lookalike) == skeleton("Alice")
 
 
-@pytest.mark.parametrize("other", ["Alicia", "Bob", "Malice"])
+@pytest.mark.parametrize("other", ["Alicia", "Bob", "Malice", "Alice2", "Alicee"])
 def test_different_names_keep_different_skeletons(other: str) -> None:
     assert skeleton(other) != skeleton("Alice")
 
@@ -59,3 +72,17 @@ def test_display_names_follow_the_text_policy_then_the_name_rule() -> None:
     for bad in ("Bob\u202e", "Bo\0b", "ab", "x" * 21, "bad<name>"):
         with pytest.raises(ValueError):
             normalise_display_name(bad)
+
+
+def test_names_that_differ_only_by_look_alike_letters_of_one_script_collide_too() -> None:
+    assert skeleton("Sam") == skeleton("Sarn")  # m and rn
+    assert skeleton("B0b") == skeleton("Bob") and skeleton("Ne1l") == skeleton("Neil")
+
+
+def test_every_display_name_skeleton_fits_the_stored_key() -> None:
+    longest = 0
+    for code in range(sys.maxunicode + 1):
+        normal = unicodedata.normalize("NFKC", chr(code))
+        if normal and all(WORD.fullmatch(c) for c in normal):
+            longest = max(longest, -(-len(skeleton(chr(code))) // len(normal)))
+    assert longest * DISPLAY_NAME_MAX <= SKELETON_MAX

@@ -15,9 +15,13 @@ and before marking it sent leaves it to be sent again. The message keeps its
 ``Message-ID``, so mail systems can tell the copy.
 
 With ``SMTP_HOST`` set, messages go out through aiosmtplib (STARTTLS, SSL or
-plain, with optional login). Without it, each message is written as an ``.eml``
-file to the outbox folder and its link is logged, so a local server needs no
-mail server.
+plain, with optional login). Without it (development only: production refuses to
+start), each message is written as an ``.eml`` file to the outbox folder and the
+file's path is logged, so a local server needs no mail server.
+
+Once a mail is sent (or given up), its row keeps the SHA-256 of each link token in
+place of the token (the hash ``account_tokens`` stores): whoever reads the table can
+tell which link was mailed, but cannot use it.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from sqlalchemy import event, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.accounts.tokens import hash_link_token
 from app.config import Settings
 from app.db.engine import Database
 from app.db.models import MailStatus, OutboxMail, utcnow
@@ -172,7 +177,7 @@ class Mailer:
             await self._failed(row_id, message, error)
             return
         await self._settle(row_id, status=MailStatus.SENT, sent_at=utcnow(),
-                           claimed_until=None)
+                           claimed_until=None, message=without_link_tokens(text))
 
     async def _failed(self, row_id: int, message: EmailMessage, error: Exception) -> None:
         async with self.database.engine.connect() as connection:
@@ -181,7 +186,8 @@ class Mailer:
         if attempts >= max(1, self.settings.mail_max_attempts):
             log.error("mail %r to %s failed for good: %s",
                       message["Subject"], message["To"], error)
-            await self._settle(row_id, status=MailStatus.FAILED, last_error=str(error)[:2000])
+            await self._settle(row_id, status=MailStatus.FAILED, last_error=str(error)[:2000],
+                               message=without_link_tokens(message.as_string()))
             return
         delay = self.settings.mail_retry_seconds * 2 ** (attempts - 1)
         log.warning("mail %r to %s failed (attempt %d), retrying in %ss: %s",
@@ -229,8 +235,7 @@ class Mailer:
 
     async def _send_smtp(self, message: EmailMessage) -> None:
         settings = self.settings
-        await aiosmtplib.send(
-            message,
+        client = aiosmtplib.SMTP(
             hostname=settings.smtp_host,
             port=settings.smtp_port,
             username=settings.smtp_username or None,
@@ -239,6 +244,16 @@ class Mailer:
             start_tls=settings.smtp_security == "starttls",
             timeout=settings.smtp_timeout_seconds,
         )
+        # Not `async with client`: leaving it says QUIT and waits up to the timeout for the
+        # answer even when the send was cancelled (the server stopping) mid-conversation,
+        # where a mail server busy with the message or waiting for its data never answers.
+        try:
+            await client.connect()
+            await client.send_message(message)
+            with contextlib.suppress(aiosmtplib.SMTPException):
+                await client.quit()
+        finally:
+            client.close()
 
     def _write_outbox(self, message: EmailMessage) -> None:
         folder = self.settings.outbox_path
@@ -247,9 +262,8 @@ class Mailer:
         recipient = re.sub(r"[^A-Za-z0-9@._-]", "_", str(message["To"]))
         path = folder / f"{stamp}-{recipient}.eml"
         path.write_bytes(message.as_bytes())
-        links = links_in(message)
-        log.info("mail %r to %s written to %s%s", message["Subject"], message["To"], path,
-                 f"; link: {links[0]}" if links else "")
+        # The path, never the link: a log is read by more people than the mail's recipient.
+        log.info("mail %r to %s written to %s", message["Subject"], message["To"], path)
 
 
 LINK_PATTERN = re.compile(r"https?://[^\s\"'<>]+")
@@ -260,3 +274,28 @@ def links_in(message: EmailMessage) -> list[str]:
     part = message.get_body(preferencelist=("plain",))
     text = part.get_content() if part is not None else ""
     return LINK_PATTERN.findall(text)
+
+
+LINK_TOKEN = re.compile(r"([?&]token=)([A-Za-z0-9_.~-]+)")
+
+
+def _hash_tokens(text: str) -> str:
+    return LINK_TOKEN.sub(lambda m: f"{m[1]}sha256-{hash_link_token(m[2])}", text)
+
+
+def without_link_tokens(text: str) -> str:
+    """The stored message ``text`` with each link token replaced by its hash.
+
+    Each text part is decoded first, so a token split by a soft line break is still
+    found.
+    """
+    message = message_from_string(text, policy=policy.default)
+    assert isinstance(message, EmailMessage)
+    for part in message.walk():
+        if part.get_content_maintype() == "text" and not part.is_multipart():
+            assert isinstance(part, EmailMessage)
+            content = part.get_content()
+            hashed = _hash_tokens(content)
+            if hashed != content:
+                part.set_content(hashed, subtype=part.get_content_subtype())
+    return message.as_string()

@@ -4,7 +4,7 @@ the login lock-out rules, and the per-connection limits of sockets.
 Counting is the ``limits`` library's moving window. Two kinds of limit:
 
 - **Shared** (``await limiter.hit(...)``): sign-up, login, reset, verification,
-  e-mail changes and table creation. With ``REDIS_URL`` they count in Redis,
+  e-mail changes, table creation and the odds tools' work. With ``REDIS_URL`` they count in Redis,
   so every process of a site shares one count; alone they count in memory.
 - **Local** (``limiter.hit_local(...)``): a socket connection's own requests and
   a table's chat. A connection lives on one process, and a table's requests all
@@ -59,12 +59,13 @@ class RateLimiter:
 
     # ---- shared between processes ------------------------------------------------------
 
-    async def hit(self, action: str, key: str, limit: RateLimit) -> None:
-        """Count one attempt; :class:`RateLimited` (with ``retry_after``) when over ``limit``."""
+    async def hit(self, action: str, key: str, limit: RateLimit, *, cost: int = 1) -> None:
+        """Count one attempt (``cost`` of them: work done); :class:`RateLimited` (with
+        ``retry_after``) when over ``limit``."""
         if not self.enabled:
             return
         item = _item(limit)
-        if not await self._shared.hit(item, action, key):
+        if not await self._shared.hit(item, action, key, cost=cost):
             stats = await self._shared.get_window_stats(item, action, key)
             raise _refused(stats.reset_time)
 

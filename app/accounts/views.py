@@ -6,7 +6,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.profile import daily_credits_available_at
-from app.accounts.schemas import LedgerEntriesPublic, LedgerEntryPublic, UserPrivate, UserPublic
+from app.accounts.schemas import LedgerEntriesPublic, LedgerEntryPublic, UserPrivate
 from app.config import Settings
 from app.db.models import TRANSFER_REASONS, LedgerEntry, User
 from app.db.tables import TableRecord
@@ -15,12 +15,6 @@ from app.db.tables import TableRecord
 def avatar_url(user: User, settings: Settings) -> str:
     """The stable address of a user's avatar (it serves the current image)."""
     return f"{settings.public_url.rstrip('/')}/users/{user.public_id}/avatar"
-
-
-def user_public(user: User, settings: Settings) -> UserPublic:
-    """What other players see."""
-    return UserPublic(public_id=user.public_id, display_name=user.display_name,
-                      avatar_url=avatar_url(user, settings))
 
 
 def user_private(user: User, settings: Settings) -> UserPrivate:

@@ -15,7 +15,10 @@ and the stored state of every table in one consistent snapshot and checks:
   bots won is what the people lost, and ``house balance + bots' chips at tables ==
   its external entries - the sum of every person's hand results``;
 - per table: the chips the ledger holds there equal what its seats account for
-  (:meth:`app.realtime.seating.TableState.escrowed`) when it is open, 0 when closed;
+  (:meth:`app.table.state.TableState.escrowed`) when it is open, 0 when closed;
+- per hand: the results counted above (``hand_players``) are the ones the hand's own
+  stored summary shows, and the summary adds up (:mod:`app.admin.hand_audit`), so a
+  forgery must also rewrite the hand's record to pass;
 - the global totals: balances + escrowed == granted - removed.
 """
 
@@ -28,12 +31,13 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.admin.hand_audit import HandOff, hands_off
 from app.db import ledger
 from app.db.engine import Database
 from app.db.models import LedgerEntry, LedgerReason
 from app.db.tables import HandPlayer, HandRecord, TableRecord, TableStatus
-from app.realtime.seating import TableState
-from app.realtime.store import HOUSE_EMAIL
+from app.table.state import TableState
+from app.table.store import HOUSE_EMAIL
 
 
 class Check(enum.StrEnum):
@@ -81,6 +85,7 @@ class AuditReport:
     tables: tuple[TableOff, ...]
     people: int
     open_tables: int
+    hands: tuple[HandOff, ...]
 
     @property
     def totals_balanced(self) -> bool:
@@ -91,7 +96,7 @@ class AuditReport:
     @property
     def balanced(self) -> bool:
         """Nothing is off anywhere."""
-        return self.totals_balanced and not self.accounts and not self.tables
+        return self.totals_balanced and not self.accounts and not self.tables and not self.hands
 
     def describe(self) -> str:
         """A readable report, one line per finding."""
@@ -115,6 +120,8 @@ class AuditReport:
                 f"  table {table.table_id} ({table.status}): escrow off by "
                 f"{table.actual - table.expected:+} (seats account for {table.expected}, "
                 f"the ledger holds {table.actual})")
+        for hand in self.hands:
+            lines.append(f"  hand {hand.hand_id} (table {hand.table_id}): {hand.problem}")
         return "\n".join(lines)
 
 
@@ -228,6 +235,7 @@ async def reconcile(session: AsyncSession) -> AuditReport:
         tables=tuple(_tables_off(statuses, open_tables, escrows)),
         people=sum(1 for a in accounts if a.email != HOUSE_EMAIL),
         open_tables=len(open_tables),
+        hands=tuple(await hands_off(session)),
     )
 
 

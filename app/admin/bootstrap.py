@@ -18,7 +18,7 @@ from app.config import Settings
 from app.db import ledger
 from app.db.engine import Database
 from app.db.models import LedgerReason, Role, User, UserStatus, utcnow
-from app.realtime.store import house_account
+from app.table.store import house_account
 
 
 @dataclass(frozen=True)

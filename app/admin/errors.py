@@ -45,3 +45,11 @@ class CannotModerateHouse(HoldemError):
 
     code = "cannot_moderate_house"
     status = 409
+
+
+class TournamentTableClose(HoldemError):
+    """A tournament's table is closed by its tournament (when it breaks the table or
+    ends), never by hand: closing it would strand its players' chips and seats."""
+
+    code = "tournament_table"
+    status = 409

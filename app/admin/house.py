@@ -1,10 +1,10 @@
 """``/admin/house``: the bots' bankroll — what it holds, what it has won or lost, funding it.
 
-Bots buy in with the house account's credits (see :mod:`app.realtime.store`). The
+Bots buy in with the house account's credits (see :mod:`app.table.store`). The
 house gets ``HOUSE_INITIAL_BANKROLL`` once, as a ``house_funding`` ledger entry, when its
 account is created; after that only an admin adds to it (here or with ``holdem house
 fund``), through the ledger and the audit log, so what players win from bots is always
-credits the house really had. :mod:`app.realtime.bots` bounds what it risks per table.
+credits the house really had. :mod:`app.table.bots` bounds what it risks per table.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from app.admin.tables import Tables
 from app.db import ledger
 from app.db.models import TRANSFER_REASONS, LedgerEntry, LedgerReason, User
 from app.db.tables import TableRecord, TableStatus
-from app.realtime.seating import TableState
+from app.table.state import TableState
 from app.text import bounded
 
 router = APIRouter(tags=["admin"])

@@ -105,6 +105,17 @@ class TableOffPublic(BaseModel):
     actual: int = Field(description="what the ledger holds at the table")
 
 
+class HandOffPublic(BaseModel):
+    """A finished hand whose recorded results disagree with its own stored summary."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    hand_id: str
+    table_id: str
+    problem: str = Field(description="what differs, e.g. a seat's net in hand_players "
+                         "against the hand's summary")
+
+
 class AuditTotalsPublic(BaseModel):
     """The ledger's global totals, in credits."""
 
@@ -124,6 +135,7 @@ class AuditPublic(BaseModel):
     open_tables: int
     accounts: list[AccountOffPublic]
     tables: list[TableOffPublic]
+    hands: list[HandOffPublic]
 
     @classmethod
     def of(cls, report: AuditReport) -> AuditPublic:
@@ -137,4 +149,5 @@ class AuditPublic(BaseModel):
             people=report.people, open_tables=report.open_tables,
             accounts=[AccountOffPublic.model_validate(a) for a in report.accounts],
             tables=[TableOffPublic.model_validate(t) for t in report.tables],
+            hands=[HandOffPublic.model_validate(h) for h in report.hands],
         )

@@ -28,7 +28,7 @@ from app.db.models import (
     UserStatus,
     utcnow,
 )
-from app.realtime.store import HOUSE_EMAIL
+from app.table.store import HOUSE_EMAIL
 from app.text import skeleton
 
 

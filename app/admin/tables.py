@@ -13,6 +13,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import PlainTextResponse
 
 from app.accounts.dependencies import AdminUser, DbSession
+from app.admin.errors import TournamentTableClose
 from app.admin.service import record
 from app.hands import service
 from app.hands.router import HandId, Page, PerPage, hand_public
@@ -24,21 +25,21 @@ from app.hands.schemas import (
     TableClosed,
     TableCloseRequest,
 )
-from app.realtime import projection
-from app.realtime.lobby import TableService
+from app.realtime.hosting import TableHost
 from app.realtime.server import Realtime
-from app.realtime.table import Table
+from app.table import projection
+from app.table.table import Table
 
 router = APIRouter(tags=["admin"])
 
 
-def get_tables(request: Request) -> TableService:
+def get_tables(request: Request) -> TableHost:
     """The application's live tables."""
-    tables: TableService = request.app.state.realtime.tables
+    tables: TableHost = request.app.state.realtime.host
     return tables
 
 
-Tables = Annotated[TableService, Depends(get_tables)]
+Tables = Annotated[TableHost, Depends(get_tables)]
 LIST_EVENT = "internal:admin-tables"
 CLOSE_EVENT = "internal:admin-close"
 
@@ -70,20 +71,27 @@ def admin_table(table: Table) -> dict[str, Any]:
 
 def register(realtime: Realtime) -> None:
     """Answer the requests other processes send for this process's tables."""
-    internal, tables = realtime.events.internal, realtime.tables
+    internal, tables = realtime.dispatcher.internal, realtime.host
     internal[LIST_EVENT] = partial(tables_here, tables)
     internal[CLOSE_EVENT] = partial(close_here, tables)
 
 
-async def tables_here(tables: TableService, _payload: dict[str, Any]) -> dict[str, Any]:
+async def tables_here(tables: TableHost, _payload: dict[str, Any]) -> dict[str, Any]:
     """Every live table of this process, as admins see them."""
     return {"ok": True, "items": [admin_table(t) for t in tables.tables.values()
                                   if not t.closed]}
 
 
-async def close_here(tables: TableService, payload: dict[str, Any]) -> dict[str, Any]:
-    """Close a table this process runs."""
-    result = await tables.close(str(payload["table_id"]), str(payload["reason"]))
+async def close_here(tables: TableHost, payload: dict[str, Any]) -> dict[str, Any]:
+    """Close a table this process runs (refused for a tournament's table)."""
+    table_id = str(payload["table_id"])
+    tournament = tables.get(table_id).state.config.tournament
+    if tournament is not None:
+        raise TournamentTableClose(
+            f"table {table_id} belongs to tournament {tournament}, which closes its own "
+            "tables: cancel or finish the tournament instead", table_id=table_id,
+            tournament_id=tournament)
+    result = await tables.close(table_id, str(payload["reason"]))
     return {"ok": True, **result}
 
 
@@ -102,7 +110,8 @@ async def close_table(
     data: TableCloseRequest, table_id: TargetTableId, tables: Tables, admin: AdminUser,
     session: DbSession,
 ) -> TableClosed:
-    """Close a table: a hand in play is void and every player is paid out."""
+    """Close a table: a hand in play is void and every player is paid out (a tournament's
+    table is refused: its tournament closes it)."""
     payload = {"table_id": table_id, "reason": data.reason}
     owner = await tables.owner(table_id)
     result = (await close_here(tables, payload) if owner is None

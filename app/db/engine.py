@@ -30,6 +30,23 @@ POSTGRES_CONNECT_TIMEOUT_SECONDS = 5
 # object not in prerequisite state (a database not accepting connections).
 _UNAVAILABLE_SQLSTATE_CLASSES = ("08", "57", "53", "55")
 
+# PostgreSQL ends a session left idle inside a transaction this long (a paused
+# process's: its locks go with it and nothing of it commits) ...
+IDLE_IN_TRANSACTION = "5s"
+# ... and no statement of ours waits longer than this for a row lock.
+LOCK_TIMEOUT = "5s"
+
+
+async def bound_waits(connection: Any, *, lock_timeout: str = LOCK_TIMEOUT) -> None:
+    """On PostgreSQL, bound this transaction's lock waits and its idle time; nothing on
+    SQLite (one process runs its tables, under the table lock)."""
+    if connection.dialect.name != "postgresql":
+        return
+    await connection.execute(
+        text("SELECT set_config('lock_timeout', :lock, true), "
+             "set_config('idle_in_transaction_session_timeout', :idle, true)"),
+        {"lock": lock_timeout, "idle": IDLE_IN_TRANSACTION})
+
 
 def is_unavailable(error: BaseException) -> bool:
     """Whether ``error`` means the database cannot be reached or cannot serve right now

@@ -132,12 +132,8 @@ async def _add_to_table(session: AsyncSession, table_id: str, amount: int) -> No
     await session.execute(statement)
 
 
-async def _take_from_table(
-    session: AsyncSession, table_id: str, amount: int, *, removed: bool
-) -> None:
+async def _take_from_table(session: AsyncSession, table_id: str, amount: int) -> None:
     values = {"amount": TableEscrow.amount - amount, "updated_at": utcnow()}
-    if removed:
-        values["removed"] = TableEscrow.removed + amount
     statement = (
         update(TableEscrow)
         .where(TableEscrow.table_id == table_id, TableEscrow.amount >= amount)
@@ -172,15 +168,9 @@ async def release(
     if amount == 0:
         return None
     _require_positive(amount)
-    await _take_from_table(session, table_id, amount, removed=False)
+    await _take_from_table(session, table_id, amount)
     return await credit(session, user_id, amount, reason=LedgerReason.TABLE_CASH_OUT,
                         reference=table_id)
-
-
-async def remove_from_table(session: AsyncSession, table_id: str, amount: int) -> None:
-    """Take ``amount`` (rake) out of play at ``table_id``; it counts as removed credits."""
-    _require_positive(amount)
-    await _take_from_table(session, table_id, amount, removed=True)
 
 
 async def escrowed_at(session: AsyncSession, table_id: str) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from alembic import command
@@ -54,6 +55,36 @@ def upgrade(database_url: str, revision: str = "head") -> None:
     """Bring the database at ``database_url`` to ``revision`` (creating ./var/ if needed)."""
     ensure_sqlite_folder(database_url)
     command.upgrade(alembic_config(database_url), revision)
+
+
+@dataclass(frozen=True)
+class Migration:
+    """What bringing a database to the latest migration did: its revision before (``None``:
+    it had no schema) and after."""
+
+    database_url: str
+    before: str | None
+    after: str
+
+    def describe(self) -> str:
+        """One line for the operator: created, migrated from which revision to which, or
+        already current; with the database's URL (its password hidden)."""
+        where = f"({shown_url(self.database_url)})"
+        if self.before is None:
+            return f"created the database schema at revision {self.after}, the latest {where}"
+        if self.before == self.after:
+            return f"the database is already at the latest revision, {self.after} {where}"
+        return (f"migrated the database from revision {self.before} to {self.after}, "
+                f"the latest {where}")
+
+
+def migrate(database_url: str) -> Migration:
+    """Bring the database at ``database_url`` to the latest migration, saying what it did."""
+    ensure_sqlite_folder(database_url)
+    before = asyncio.run(_current_revisions(database_url))
+    upgrade(database_url)
+    after = asyncio.run(_current_revisions(database_url))
+    return Migration(database_url, ", ".join(sorted(before)) or None, ", ".join(sorted(after)))
 
 
 def downgrade(database_url: str, revision: str = "base") -> None:

@@ -27,6 +27,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from app.text import SKELETON_MAX
+
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_name)s",
@@ -147,7 +149,7 @@ class User(Base):
     public_id: Mapped[str] = mapped_column(String(32), unique=True, default=new_public_id)
     email: Mapped[str | None] = mapped_column(String(EMAIL_LENGTH), unique=True)
     display_name: Mapped[str | None] = mapped_column(String(20))
-    display_name_key: Mapped[str | None] = mapped_column(String(40), unique=True)
+    display_name_key: Mapped[str | None] = mapped_column(String(SKELETON_MAX), unique=True)
     password_hash: Mapped[str | None] = mapped_column(String(255))
     role: Mapped[Role] = mapped_column(_enum(Role), default=Role.PLAYER)
     status: Mapped[UserStatus] = mapped_column(_enum(UserStatus), default=UserStatus.ACTIVE)

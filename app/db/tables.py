@@ -79,7 +79,8 @@ class HandRecord(Base):
 
 
 class HandPlayer(Base):
-    """A human player dealt into a finished hand, with their net result in credits."""
+    """A human player dealt into a finished hand, with their net result in credits and the
+    part of it that came from the house's bots (``house_net``; negative: went to them)."""
 
     __tablename__ = "hand_players"
     __table_args__ = (Index("ix_hand_players_user_id_ended_at", "user_id", "ended_at"),)
@@ -90,4 +91,5 @@ class HandPlayer(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
     net: Mapped[int] = mapped_column(BigInteger)
+    house_net: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     ended_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -26,7 +26,22 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db.models import Base, _enum, utcnow
-from app.tournaments.rules import TournamentKind, TournamentStatus
+
+
+class TournamentKind(enum.StrEnum):
+    """Sit & go (one table, starts when full) or multi-table (scheduled start)."""
+
+    SIT_AND_GO = "sit_and_go"
+    MULTI_TABLE = "multi_table"
+
+
+class TournamentStatus(enum.StrEnum):
+    """Where a tournament is in its life."""
+
+    REGISTERING = "registering"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
 
 
 class EntryStatus(enum.StrEnum):

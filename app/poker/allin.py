@@ -1,5 +1,7 @@
 """All-in equity: once every hand left in a hand is face up before the river, each
-player's exact chance of the pot, on each street of the run-out.
+player's exact chance of the pot, on each street of the run-out. Every card not face up
+is unknown: on the second board of a hand run twice, the first board's own cards are
+face up, so they are out of its deck.
 
 >>> from app.poker.cards import Deck
 >>> from app.poker.engine import Hand
@@ -69,19 +71,24 @@ def runout_equities(hand: Hand, events: Sequence[Event]) -> list[tuple[int, Runo
     if len(live) < 2 or not all(s.shown for s in live):
         return []
     dealt = sum(len(e.cards) for _, e in deals if e.run == 0)
-    boards = [list(hand.board[: len(hand.board) - dealt]),
-              list(hand.board[: 5 - len(hand.second_board)])]
-    points: list[tuple[int, int, tuple[Card, ...]]] = []
+    shared = 5 - len(hand.second_board)
+    boards = [list(hand.board[: len(hand.board) - dealt]), list(hand.board[:shared])]
+    points: list[tuple[int, int, tuple[Card, ...], tuple[Card, ...]]] = []
     if shown:
-        points.append((shown[-1], 0, tuple(boards[0])))
+        points.append((shown[-1], 0, tuple(boards[0]), ()))
     for i, e in deals:
         boards[e.run] += e.cards
-        points.append((i, e.run, tuple(boards[e.run])))
-    return [(i, _chances(live, cards, run)) for i, run, cards in points if len(cards) < 5]
+        # The other board's own cards dealt so far are face up: out of the deck for this one.
+        points.append((i, e.run, tuple(boards[e.run]), tuple(boards[1 - e.run][shared:])))
+    return [(i, _chances(live, cards, face_up, run))
+            for i, run, cards, face_up in points if len(cards) < 5]
 
 
-def _chances(live: Sequence[Any], board: tuple[Card, ...], run: int) -> RunoutEquity:
-    result = equity([s.cards for s in live], board=board)
+def _chances(live: Sequence[Any], board: tuple[Card, ...], face_up: tuple[Card, ...],
+             run: int) -> RunoutEquity:
+    """Exact chances on ``board``, every card not face up (hands, ``board`` and the other
+    board's ``face_up`` cards) counted as unknown."""
+    result = equity([s.cards for s in live], board=board, dead=face_up)
     seats = tuple(SeatEquity(s.number, h.win, h.tie, h.equity)
                   for s, h in zip(live, result.hands, strict=True))
     return RunoutEquity(_STREETS[len(board)], board, seats, run)

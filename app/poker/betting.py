@@ -1,6 +1,6 @@
 """Betting rules and the flow from street to street.
 
-Functions over a :class:`app.poker.engine.Hand` (positions ``i`` index
+Functions over a :class:`app.poker.hand.HandState` (positions ``i`` index
 ``hand.seats``): what the actor owes, whether it may raise and by how much,
 who still has to act, and what happens when a betting round closes (uncalled
 bet back, next street, run-out, showdown or an uncontested pot).
@@ -9,7 +9,7 @@ bet back, next street, run-out, showdown or an uncontested pot).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from app.poker import runs, showdown
 from app.poker.events import (
@@ -21,12 +21,10 @@ from app.poker.events import (
     HoleCardsDealt,
     UncalledBetReturned,
 )
+from app.poker.hand import HandState
 from app.poker.pots import uncalled_bet
 from app.poker.runs import deal_street
 from app.poker.state import BETTING_PHASES, Phase, SeatStatus
-
-if TYPE_CHECKING:
-    from app.poker.engine import Hand
 
 # In a betting round no seat has mucked yet: a seat contends unless it folded.
 _ACTIVE = SeatStatus.ACTIVE
@@ -57,7 +55,7 @@ class LegalAction:
         return out
 
 
-def post_forced_bets(hand: Hand, events: list[Event]) -> None:
+def post_forced_bets(hand: HandState, events: list[Event]) -> None:
     """Antes, then the small and big blind (all-in for less when short).
 
     A big-blind ante is paid after the big blind itself, so a short big blind
@@ -95,7 +93,7 @@ def post_forced_bets(hand: Hand, events: list[Event]) -> None:
     hand.level = hand.min_raise = st.straddle if straddler is not None else st.big_blind
 
 
-def _post_antes(hand: Hand, ante: int, events: list[Event]) -> None:
+def _post_antes(hand: HandState, ante: int, events: list[Event]) -> None:
     for s in hand.seats:
         amount = min(ante, s.stack)
         s.stack -= amount
@@ -105,7 +103,7 @@ def _post_antes(hand: Hand, ante: int, events: list[Event]) -> None:
         events.append(AntePosted(s.number, amount, s.stack == 0))
 
 
-def straddle_position(hand: Hand) -> int | None:
+def straddle_position(hand: HandState) -> int | None:
     """Position of the seat that straddles this hand, if any: the seat after the big
     blind, when three or more are dealt in and it can post the straddle and still have
     chips behind (a seat that cannot simply does not straddle)."""
@@ -117,7 +115,7 @@ def straddle_position(hand: Hand) -> int | None:
     return position if seat.status is _ACTIVE and seat.stack > straddle else None
 
 
-def deal_hole_cards(hand: Hand, events: list[Event]) -> None:
+def deal_hole_cards(hand: HandState, events: list[Event]) -> None:
     """Two cards each, one at a time from the left of the button; then preflop turns.
 
     The first to act preflop is the seat after the big blind (heads-up: the
@@ -139,7 +137,7 @@ def deal_hole_cards(hand: Hand, events: list[Event]) -> None:
     hand.to_act = [p for p in order if hand.seats[p].status is _ACTIVE]
 
 
-def call_amount(hand: Hand, i: int) -> int:
+def call_amount(hand: HandState, i: int) -> int:
     """Chips seat ``i`` adds to call (0: it can check); all-in for less when short.
 
     Preflop the bet to match is at least the full big blind, even when the big
@@ -157,7 +155,7 @@ def call_amount(hand: Hand, i: int) -> int:
     return max(0, min(target - s.bet, s.stack))
 
 
-def raise_closed(hand: Hand, i: int) -> str | None:
+def raise_closed(hand: HandState, i: int) -> str | None:
     """Why seat ``i`` may not bet or raise now, or None if it may.
 
     A seat that already acted on this street may raise again only if the bet
@@ -178,14 +176,14 @@ def raise_closed(hand: Hand, i: int) -> str | None:
     return None
 
 
-def raise_bounds(hand: Hand, i: int) -> tuple[int, int]:
+def raise_bounds(hand: HandState, i: int) -> tuple[int, int]:
     """Smallest and largest "raise to" totals for seat ``i`` (all-in caps both)."""
     s = hand.seats[i]
     high = s.bet + s.stack
     return min(hand.level + hand.min_raise, high), high
 
 
-def needs_to_act(hand: Hand, i: int) -> bool:
+def needs_to_act(hand: HandState, i: int) -> bool:
     """Whether seat ``i`` has a decision: another seat can still bet, or it faces a bet."""
     s = hand.seats[i]
     if s.status is not _ACTIVE:
@@ -199,7 +197,7 @@ def needs_to_act(hand: Hand, i: int) -> bool:
     return facing > s.bet
 
 
-def legal_actions(hand: Hand) -> tuple[LegalAction, ...]:
+def legal_actions(hand: HandState) -> tuple[LegalAction, ...]:
     """Everything the actor may do now; empty when the hand is complete."""
     if hand.phase is Phase.SHOWDOWN:
         return (LegalAction(ActionKind.SHOW), LegalAction(ActionKind.MUCK))
@@ -220,7 +218,7 @@ def legal_actions(hand: Hand) -> tuple[LegalAction, ...]:
     return tuple(out)
 
 
-def advance(hand: Hand, events: list[Event]) -> None:
+def advance(hand: HandState, events: list[Event]) -> None:
     """Skip seats with no decision; close betting rounds until someone must act."""
     while hand.phase in BETTING_PHASES:
         if sum(1 for s in hand.seats if s.status is not _FOLDED) > 1:
@@ -231,7 +229,7 @@ def advance(hand: Hand, events: list[Event]) -> None:
         end_betting(hand, events)
 
 
-def end_betting(hand: Hand, events: list[Event]) -> None:
+def end_betting(hand: HandState, events: list[Event]) -> None:
     """Close the street: return an uncalled bet, then go on to what comes next."""
     returned = uncalled_bet([s.bet for s in hand.seats])
     if returned is not None:

@@ -33,6 +33,9 @@ DEFAULT_ITERATIONS = 200_000
 DEFAULT_EXACT_THRESHOLD = 2_000_000
 BOARD_SIZES = (0, 3, 4, 5)
 _CHUNK = 1 << 16  # deals per rank_batch call: big batches that still fit in cache
+# Work, the unit odds are budgeted in (app.tools): about one comparison of two ranked
+# hands, some 30 million a second on one core. Ranking a hand in a batch of deals costs:
+RANKED_HAND_WORK = 10
 
 CardsLike = str | Sequence[Card]
 IdArray = npt.NDArray[np.uint8]
@@ -148,6 +151,26 @@ def equity(
     rng = np.random.default_rng(seed)
     counts = _tally_all(spot, _random_deals(spot, rng, iterations))
     return _result(spot, counts, iterations, exact=False)
+
+
+def equity_work(
+    hands: Sequence[CardsLike | None],
+    board: CardsLike = (),
+    dead: CardsLike = (),
+    *,
+    iterations: int = DEFAULT_ITERATIONS,
+    exact_threshold: int = DEFAULT_EXACT_THRESHOLD,
+) -> int:
+    """The work :func:`equity` would do, known before it starts (and its input checked):
+    hands ranked (deals x hands) x :data:`RANKED_HAND_WORK`.
+
+    >>> equity_work(["AhKh", "QsQd"], board="Qh Jh 2c 3d")
+    880
+    """
+    spot = _validate(hands, board, dead)
+    deals = deal_count(spot.unseen.size, spot.unknown, 5 - len(spot.board))
+    counted = deals if deals <= exact_threshold else iterations
+    return counted * len(spot.holes) * RANKED_HAND_WORK
 
 
 def deal_count(unseen: int, unknown_hands: int, board_cards: int) -> int:

@@ -6,12 +6,20 @@ equally likely (as PokerStove and Equilab count them).
 
 Two ranges are compared exactly when the work is bounded: every board is
 ranked once against every combo of both ranges (:func:`app.poker.evaluator.
-rank_on_boards`), then every pair of combos is compared on it. Preflop, when
-both ranges and the dead cards are closed under changing suits (``QQ+,AKs``
-is; ``AhKh`` is not), boards are taken one per suit pattern with its number of
-suit relabellings as weight: 134,459 boards stand for all 2,598,960. Otherwise,
-or past :data:`EXACT_WORK`, deals are sampled (seeded) and each equity has its
-standard error.
+rank_on_boards`); on each board the second range's ranks are sorted, so each
+combo of the first counts the combos it beats or ties by a binary search, and
+the pairs of combos that share a card are taken back out one by one. Preflop,
+when both ranges and the dead cards are closed under changing suits
+(``QQ+,AKs`` is; ``AhKh`` is not), boards are taken one per suit pattern with
+its number of suit relabellings as weight: 134,459 boards stand for all
+2,598,960.
+
+The work of an exact answer is known before it starts: boards times (combos of
+both ranges plus pairs of combos that share a card), :func:`range_equity_work`.
+Past :data:`EXACT_WORK`, or with more than two ranges, ``iterations`` deals are
+sampled (seeded) and each equity has its standard error. Boards are handled a
+chunk at a time, so an answer holds about :data:`_CHUNK_CELLS` cells of work
+in memory whatever its size.
 
 >>> r = range_equity(["QQ+,AKs", "AhKd"], board="Ks 7d 2c")
 >>> r.exact, [round(h.equity, 4) for h in r.hands]
@@ -20,10 +28,8 @@ standard error.
 
 from __future__ import annotations
 
-import os
 from bisect import bisect_right
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, permutations, product
@@ -47,11 +53,19 @@ from app.poker.equity import (
 from app.poker.evaluator import rank_batch, rank_on_boards
 from app.poker.ranges import InvalidRange, parse_range
 
-EXACT_WORK = 600_000_000  # pair comparisons (boards x combos x combos) of one exact answer
-_BOARD_CHUNK = 512
-_NEVER = np.int16(16_000)
+# Work (see app.poker.equity.RANKED_HAND_WORK) of one exact answer at most: a cell is one
+# combo or one pair of combos sharing a card on one board, and each board costs as much as
+# _BOARD_WORK cells besides. About three seconds on one core; past it, sample.
+EXACT_WORK = 100_000_000
+_BOARD_WORK = 32
+# Work of one hand of a sampled deal (dealt, ranked and compared one deal at a time).
+SAMPLED_HAND_WORK = 32
+_CHUNK_CELLS = 1 << 20  # cells of work held in memory at once (a few tens of MB)
+_NEVER = 16_000  # the second range's rank where its combo shares a card with the board
+_RANK_SPAN = 1 << 14  # above every rank and _NEVER: each board's ranks get their own span
 _SAMPLE_CHUNK = 1 << 15
 Ids = npt.NDArray[np.int64]
+BoardIds = npt.NDArray[np.uint8] | Ids  # (boards, 5) card ids
 
 
 class RangeConflict(InvalidRange):
@@ -92,10 +106,59 @@ def range_equity(
     seed: int = 0,
     exact_work: int = EXACT_WORK,
 ) -> RangeEquityResult:
-    """Win, tie and equity of 2 to 9 ranges (exact for two when the work allows)."""
-    if iterations < 1 or seed < 0 or exact_work < 0:
-        raise InvalidSampling(f"need iterations >= 1, seed >= 0 and exact_work >= 0, got "
-                              f"{iterations}, {seed} and {exact_work}")
+    """Win, tie and equity of 2 to 9 ranges (exact for two when the work allows).
+
+    Exact when :func:`range_equity_work` of the exact answer is at most ``exact_work``;
+    otherwise ``iterations`` deals sampled with ``numpy.random.default_rng(seed)``.
+    """
+    if seed < 0:
+        raise InvalidSampling(f"need seed >= 0, got {seed}", seed=seed)
+    spot = _prepare(ranges, board, dead, iterations=iterations, exact_work=exact_work)
+    if spot.exact_cells is not None:
+        return _exact(ranges, spot.combos, *_boards(spot.combos, spot.board, spot.dead))
+    return _sampled(ranges, spot.combos, spot.board, spot.taken, iterations, seed)
+
+
+def range_equity_work(
+    ranges: Sequence[str],
+    board: str | Sequence[Card] = (),
+    dead: str | Sequence[Card] = (),
+    *,
+    iterations: int = DEFAULT_ITERATIONS,
+    exact_work: int = EXACT_WORK,
+) -> int:
+    """The work :func:`range_equity` would do, known before it starts: for the exact
+    answer, boards x (combos of both ranges + pairs of combos sharing a card + a board's
+    own cost), else ``iterations`` x ranges x :data:`SAMPLED_HAND_WORK`.
+
+    >>> range_equity_work(["QQ+,AKs", "AhKd"], board="Ks 7d 2c")
+    68208
+    >>> range_equity_work(["AA", "KK", "QQ"], iterations=1000)
+    96000
+    """
+    spot = _prepare(ranges, board, dead, iterations=iterations, exact_work=exact_work)
+    if spot.exact_cells is not None:
+        return spot.exact_cells
+    return iterations * len(ranges) * SAMPLED_HAND_WORK
+
+
+@dataclass(frozen=True, slots=True)
+class _RangeSpot:
+    """A validated question: live combos, known cards, and the exact answer's cells when
+    it is within the work allowed (else ``None``: sample)."""
+
+    combos: list[Ids]
+    board: tuple[Card, ...]
+    dead: tuple[Card, ...]
+    taken: set[int]
+    exact_cells: int | None
+
+
+def _prepare(ranges: Sequence[str], board: str | Sequence[Card], dead: str | Sequence[Card],
+             *, iterations: int, exact_work: int) -> _RangeSpot:
+    if iterations < 1 or exact_work < 0:
+        raise InvalidSampling(f"need iterations >= 1 and exact_work >= 0, got {iterations} "
+                              f"and {exact_work}", iterations=iterations, exact_work=exact_work)
     if not MIN_PLAYERS <= len(ranges) <= MAX_PLAYERS:
         raise InvalidPlayerCount(f"equity needs {MIN_PLAYERS} to {MAX_PLAYERS} ranges, got "
                                  f"{len(ranges)}", count=len(ranges))
@@ -106,13 +169,16 @@ def range_equity(
     check_distinct([*board_cards, *dead_cards])
     taken = {int(c) for c in (*board_cards, *dead_cards)}
     combos = [_live(text, taken) for text in ranges]
+    cells = None
     if len(ranges) == 2:
-        if not _disjoint(*combos).any():
+        apart = _disjoint(*combos)
+        if not apart.any():
             raise RangeConflict("these ranges can never be dealt together")
-        boards = _board_count(combos, board_cards, dead_cards)
-        if boards * len(combos[0]) * len(combos[1]) <= exact_work:
-            return _exact(ranges, combos, *_boards(combos, board_cards, dead_cards))
-    return _sampled(ranges, combos, board_cards, taken, iterations, seed)
+        per_board = len(combos[0]) + len(combos[1]) + int(apart.size - apart.sum()) + (
+            _BOARD_WORK)
+        cells = _board_count(combos, board_cards, dead_cards) * per_board
+    exact = cells if cells is not None and cells <= exact_work else None
+    return _RangeSpot(combos, board_cards, dead_cards, taken, exact)
 
 
 def _live(text: str, taken: set[int]) -> Ids:
@@ -137,13 +203,14 @@ def _board_count(combos: list[Ids], board: tuple[Card, ...], dead: tuple[Card, .
 
 
 def _boards(combos: list[Ids], board: tuple[Card, ...], dead: tuple[Card, ...]
-            ) -> tuple[Ids, Ids]:
+            ) -> tuple[BoardIds, Ids]:
     """The boards to count and their weights (suit patterns preflop when that is exact)."""
     if not board and not dead and all(_suit_closed(c) for c in combos):
         return _suit_patterns()
     unseen = sorted(set(range(52)) - {int(c) for c in (*board, *dead)})
-    tails = combination_ids(unseen, 5 - len(board))
-    fixed = np.tile(np.array([int(c) for c in board], dtype=np.int64), (len(tails), 1))
+    # One byte a card: 2,598,960 boards take 13 MB.
+    tails = combination_ids(unseen, 5 - len(board)).astype(np.uint8)
+    fixed = np.tile(np.array([int(c) for c in board], dtype=np.uint8), (len(tails), 1))
     return np.concatenate([fixed, tails], axis=1), np.ones(len(tails), np.int64)
 
 
@@ -208,29 +275,19 @@ def _relabellings(same: tuple[bool, ...]) -> int:
 _RELABELLINGS = {same: _relabellings(same) for same in product((False, True), repeat=3)}
 
 
-def _exact(ranges: Sequence[str], combos: list[Ids], boards: Ids, weights: Ids
+def _exact(ranges: Sequence[str], combos: list[Ids], boards: BoardIds, weights: Ids
            ) -> RangeEquityResult:
     first, second = combos
-    apart = _disjoint(first, second)
-    # A combo that shares a card with the board never wins or ties: the first range's
-    # rank 0 is below every rank, the second range's _NEVER above every rank.
-    ranks_a = rank_on_boards(boards, first).astype(np.int16)
-    ranks_b = rank_on_boards(boards, second).astype(np.int16)
-    ranks_b[ranks_b == 0] = _NEVER
-    # Exact in float64: every partial sum is a whole number far below 2**53.
-    live = ((ranks_a > 0).T * weights.astype(np.float64)) @ (ranks_b != _NEVER).astype(
-        np.float64)
-    deals = round(float(live[apart].sum()))
-
-    def count(group: tuple[int, Ids]) -> tuple[int, int]:
-        weight, part = group
-        a, b = ranks_a[part, :, None], ranks_b[part, None, :]
-        return (weight * int(np.count_nonzero((a > b) & apart)),
-                weight * int(np.count_nonzero((a == b) & apart)))
-
-    workers = len(os.sched_getaffinity(0))
-    counts = list(_pool(workers, os.getpid()).map(count, _weight_groups(weights)))
-    won, tied = sum(c[0] for c in counts), sum(c[1] for c in counts)
+    # The pairs of combos that can never be dealt together (they share a card).
+    clash_a, clash_b = np.nonzero(~_disjoint(first, second))
+    step = max(1, _CHUNK_CELLS // (len(first) + len(second) + len(clash_a)))
+    deals = won = tied = 0
+    for start in range(0, len(boards), step):
+        part = slice(start, start + step)
+        live, wins, ties = _count(boards[part], first, second, clash_a, clash_b)
+        deals += int(live @ weights[part])
+        won += int(wins @ weights[part])
+        tied += int(ties @ weights[part])
     if deals == 0:
         raise RangeConflict("these ranges can never be dealt together")
     lost = deals - won - tied
@@ -241,20 +298,29 @@ def _exact(ranges: Sequence[str], combos: list[Ids], boards: Ids, weights: Ids
     return RangeEquityResult(shares, True, deals)
 
 
-@cache
-def _pool(workers: int, pid: int) -> ThreadPoolExecutor:
-    """Threads for the comparisons (numpy releases the GIL); one pool per process."""
-    return ThreadPoolExecutor(max_workers=workers, thread_name_prefix="range_equity")
+def _count(boards: BoardIds, first: Ids, second: Ids, clash_a: Ids, clash_b: Ids
+           ) -> tuple[Ids, Ids, Ids]:
+    """Per board: pairs of combos dealt with it, pairs the first range wins, pairs tied.
 
-
-def _weight_groups(weights: Ids) -> list[tuple[int, Ids]]:
-    """Chunks of board indices that share one weight."""
-    groups = []
-    for weight in np.unique(weights):
-        where = np.flatnonzero(weights == weight)
-        groups += [(int(weight), where[i:i + _BOARD_CHUNK])
-                   for i in range(0, len(where), _BOARD_CHUNK)]
-    return groups
+    A combo that shares a card with the board never wins or ties: the first range's rank
+    0 is below every rank, the second range's :data:`_NEVER` above every rank.
+    """
+    ranks_a = rank_on_boards(boards, first)
+    ranks_b = rank_on_boards(boards, second)
+    ranks_b[ranks_b == 0] = _NEVER
+    # Every board's ranks in a span of their own, so one search serves every board.
+    spans = np.arange(len(boards), dtype=np.int64)[:, None] * _RANK_SPAN
+    ordered = (np.sort(ranks_b, axis=1) + spans).ravel()
+    before = np.arange(len(boards), dtype=np.int64) * len(second)
+    queries = ranks_a + spans
+    below = np.searchsorted(ordered, queries, side="left").sum(axis=1) - before * len(first)
+    up_to = np.searchsorted(ordered, queries, side="right").sum(axis=1) - before * len(first)
+    live = np.count_nonzero(ranks_a > 0, axis=1) * np.count_nonzero(ranks_b != _NEVER, axis=1)
+    a, b = ranks_a[:, clash_a], ranks_b[:, clash_b]
+    live -= np.count_nonzero((a > 0) & (b != _NEVER), axis=1)
+    wins = below - np.count_nonzero(a > b, axis=1)
+    ties = up_to - below - np.count_nonzero(a == b, axis=1)
+    return live, wins, ties
 
 
 def _disjoint(first: Ids, second: Ids) -> npt.NDArray[np.bool_]:

@@ -1,7 +1,7 @@
 """Running it twice: when the betting is over before the river, the rest of the board
 may be dealt twice, and every pot split between the two boards.
 
-Functions over a :class:`app.poker.engine.Hand`; the engine calls them. The rules:
+Functions over a :class:`app.poker.hand.HandState`; the engine calls them. The rules:
 
 - The question is asked when the betting ends with the board incomplete and at most
   one contender able to bet (everyone else all-in), at a table that offers it
@@ -22,19 +22,15 @@ Functions over a :class:`app.poker.engine.Hand`; the engine calls them. The rule
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from app.poker import showdown
 from app.poker.cards import Card
 from app.poker.errors import NotAsked, WrongPhase
 from app.poker.events import BoardDealt, Event, RunItTwiceChosen, RunItTwiceOffered
+from app.poker.hand import HandState
 from app.poker.state import NEXT_STREET, STREET_CARDS, STREET_OF_BOARD, Phase
 
-if TYPE_CHECKING:
-    from app.poker.engine import Hand
 
-
-def offer(hand: Hand, events: list[Event]) -> bool:
+def offer(hand: HandState, events: list[Event]) -> bool:
     """Ask every contender whether to run it twice, if the table offers it and the board
     is not complete; False when there is nothing to ask (run the board out once)."""
     if not hand.run_it_twice or len(hand.board) >= 5 or len(hand.deck) < _cards_needed(hand):
@@ -45,7 +41,7 @@ def offer(hand: Hand, events: list[Event]) -> bool:
     return True
 
 
-def _cards_needed(hand: Hand) -> int:
+def _cards_needed(hand: HandState) -> int:
     """Cards two run-outs take from here, burn cards included (a stacked test deck may
     hold fewer: then the board is run once)."""
     street, needed = STREET_OF_BOARD[len(hand.board)], 0
@@ -55,7 +51,7 @@ def _cards_needed(hand: Hand) -> int:
     return 2 * needed
 
 
-def verify_answer(hand: Hand, number: int) -> None:
+def verify_answer(hand: HandState, number: int) -> None:
     """Raise unless seat ``number`` is still to answer the run-it-twice question."""
     if hand.phase is not Phase.RUN_IT_TWICE:
         raise WrongPhase(f"expected the run-it-twice question, got the {hand.phase.value}",
@@ -67,7 +63,7 @@ def verify_answer(hand: Hand, number: int) -> None:
                        seat=number, asked=list(hand.asked))
 
 
-def answer(hand: Hand, number: int, agree: bool, events: list[Event]) -> None:
+def answer(hand: HandState, number: int, agree: bool, events: list[Event]) -> None:
     """Record seat ``number``'s answer; run the board out once on a "no", twice when the
     last seat agreed."""
     hand.asked.remove(number)
@@ -79,7 +75,7 @@ def answer(hand: Hand, number: int, agree: bool, events: list[Event]) -> None:
         run_out(hand, events, runs=2)
 
 
-def run_out(hand: Hand, events: list[Event], *, runs: int) -> None:
+def run_out(hand: HandState, events: list[Event], *, runs: int) -> None:
     """Deal the board to the river (``runs`` times), then go to the showdown.
 
     >>> from app.poker.cards import Deck
@@ -111,14 +107,14 @@ def run_out(hand: Hand, events: list[Event], *, runs: int) -> None:
     showdown.begin(hand, events)
 
 
-def _burn_and_deal(hand: Hand, count: int) -> tuple[Card, ...]:
+def _burn_and_deal(hand: HandState, count: int) -> tuple[Card, ...]:
     hand.burned.append(hand.deck[0])
     cards = tuple(hand.deck[1 : 1 + count])
     del hand.deck[: 1 + count]
     return cards
 
 
-def deal_street(hand: Hand, events: list[Event]) -> None:
+def deal_street(hand: HandState, events: list[Event]) -> None:
     """Burn a card and deal the next street's board cards."""
     hand.phase = NEXT_STREET[hand.phase]
     cards = _burn_and_deal(hand, STREET_CARDS[hand.phase])

@@ -1,6 +1,6 @@
 """The showdown: who shows in what order, who may muck, and who wins each pot.
 
-These functions move a :class:`app.poker.engine.Hand` through its showdown
+These functions move a :class:`app.poker.hand.HandState` through its showdown
 and settle its pots; the engine calls them, the realtime layer does not.
 
 Order: the last aggressor of the last betting street shows first, otherwise
@@ -13,19 +13,15 @@ no odd chip moves because someone mucked.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from app.poker.cards import Card
 from app.poker.evaluator import ROYAL_FLUSH_RANK, category_of, rank
 from app.poker.events import Event, HandEnded, HandMucked, HandShown, PotAwarded
+from app.poker.hand import HandState
 from app.poker.pots import Pot, build_pots, split_between_runs, split_pot
 from app.poker.state import Phase, SeatStatus
 
-if TYPE_CHECKING:
-    from app.poker.engine import Hand
 
-
-def order(hand: Hand) -> list[int]:
+def order(hand: HandState) -> list[int]:
     """Positions of the contending seats in showdown order."""
     seats = hand.seats
     n = len(seats)
@@ -35,35 +31,35 @@ def order(hand: Hand) -> list[int]:
     return [p for p in ((first + k) % n for k in range(n)) if seats[p].status.contending]
 
 
-def begin(hand: Hand, events: list[Event]) -> None:
+def begin(hand: HandState, events: list[Event]) -> None:
     """Enter the showdown with the board complete and at least two contenders."""
     hand.phase = Phase.SHOWDOWN
     hand.to_act = [p for p in order(hand) if not hand.seats[p].shown]
     advance(hand, events)
 
 
-def show_all(hand: Hand, events: list[Event]) -> None:
+def show_all(hand: HandState, events: list[Event]) -> None:
     """Turn up every contending hand (betting is over and someone is all-in)."""
     for p in order(hand):
         if not hand.seats[p].shown:
             events.append(show(hand, p))
 
 
-def show(hand: Hand, p: int) -> HandShown:
+def show(hand: HandState, p: int) -> HandShown:
     """Turn up the hand at position ``p``."""
     seat = hand.seats[p]
     seat.shown = True
     return HandShown(seat.number, seat.cards)
 
 
-def muck(hand: Hand, p: int) -> HandMucked:
+def muck(hand: HandState, p: int) -> HandMucked:
     """Muck the hand at position ``p``: it gives up every pot."""
     seat = hand.seats[p]
     seat.status = SeatStatus.MUCKED
     return HandMucked(seat.number)
 
 
-def advance(hand: Hand, events: list[Event]) -> None:
+def advance(hand: HandState, events: list[Event]) -> None:
     """Show hands automatically until a seat must decide, or settle when none is left."""
     pots = _final_pots(hand)
     ranks: dict[int, int] = {}
@@ -78,7 +74,7 @@ def advance(hand: Hand, events: list[Event]) -> None:
 
 
 def settle(
-    hand: Hand,
+    hand: HandState,
     events: list[Event],
     pots: list[Pot] | None = None,
     ranks: dict[int, int] | None = None,
@@ -101,7 +97,7 @@ def settle(
     )
 
 
-def _award(hand: Hand, k: int, amount: int, pot: Pot, ranks: dict[int, int],
+def _award(hand: HandState, k: int, amount: int, pot: Pot, ranks: dict[int, int],
            board: list[Card], *, run: int = 0) -> PotAwarded:
     """Give ``amount`` of pot ``k`` to its best hands on ``board``."""
     claim = [p for p in pot.eligible if hand.seats[p].status is not SeatStatus.MUCKED]
@@ -118,19 +114,19 @@ def _award(hand: Hand, k: int, amount: int, pot: Pot, ranks: dict[int, int],
     return PotAwarded(k, amount, numbers, tuple(shares), name, run)
 
 
-def _final_pots(hand: Hand) -> list[Pot]:
+def _final_pots(hand: HandState) -> list[Pot]:
     seats = hand.seats
     live = [s.status is not SeatStatus.FOLDED for s in seats]
     return build_pots([s.contributed for s in seats], live, sum(s.dead for s in seats))
 
 
-def _rank(hand: Hand, p: int, ranks: dict[int, int], board: list[Card] | None = None) -> int:
+def _rank(hand: HandState, p: int, ranks: dict[int, int], board: list[Card] | None = None) -> int:
     if p not in ranks:
         ranks[p] = rank([*hand.seats[p].cards, *(hand.board if board is None else board)])
     return ranks[p]
 
 
-def _can_win(hand: Hand, p: int, pots: list[Pot], ranks: dict[int, int]) -> bool:
+def _can_win(hand: HandState, p: int, pots: list[Pot], ranks: dict[int, int]) -> bool:
     """Whether the hand ties or beats every shown hand in one of its pots."""
     mine = _rank(hand, p, ranks)
     for pot in pots:

@@ -6,7 +6,9 @@ so sites sharing one Redis keep apart. A request about a table owned elsewhere
 travels on the owner's channel ``process:<id>`` as ``{"kind": "request", ...}``
 with the session id and the user behind it; the owner runs it as if the session
 were its own (its messages reach the session through the Socket.IO Redis
-manager) and answers on the asking process's channel. News every process hears
+manager) and answers on that manager's channel too (:class:`RedisRooms`), so the
+answer reaches the asking process after those messages and the session's
+acknowledgement follows them. News every process hears
 travels on ``cluster``: a session that disconnected, tables released by a
 draining process, a new owner asking who watches a table it took over.
 
@@ -27,9 +29,10 @@ import orjson
 import redis.asyncio as redis
 
 from app.db.models import Role
-from app.errors import HoldemError
-from app.realtime.connections import Viewer
-from app.realtime.errors import InternalError, TableMoved
+from app.errors import HoldemError, error_from_dict
+from app.realtime.rooms import RedisRooms
+from app.table.errors import InternalError, TableMoved
+from app.table.state import Viewer
 
 log = logging.getLogger(__name__)
 
@@ -57,19 +60,14 @@ def viewer_from_dict(data: dict[str, Any] | None) -> Viewer | None:
 
 def answer_error(body: dict[str, Any]) -> HoldemError:
     """The error another process answered, as the same error class here."""
-    from app.realtime.protocol import ERROR_CLASSES
-
-    by_code = {cls.code: cls for cls in ERROR_CLASSES}
-    details = {k: v for k, v in body.items() if k not in ("code", "message")}
-    cls = by_code.get(str(body.get("code")), InternalError)
-    return cls(str(body.get("message", "")), **details)
+    return error_from_dict(body, InternalError)
 
 
 class Cluster:
     """This process's link to the others."""
 
     def __init__(self, url: str, process_id: str, *, name: str, on_request: Request,
-                 on_news: News) -> None:
+                 on_news: News, rooms: RedisRooms) -> None:
         self.process_id = process_id
         self._prefix = f"holdem:{name}:"
         self._news = self._prefix + "cluster"
@@ -81,15 +79,19 @@ class Cluster:
         self._reader: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ready = asyncio.Event()
+        self._rooms = rooms
+        rooms.on_answer = self._answered
 
     def channel(self, process_id: str) -> str:
         """The channel one process reads its requests and answers on."""
         return f"{self._prefix}process:{process_id}"
 
     async def start(self) -> None:
-        """Listen on this process's channel and the news channel."""
+        """Listen on this process's channel, the news channel and the Socket.IO manager's
+        channel (answers)."""
         self._reader = asyncio.create_task(self._read(), name="cluster:reader")
         await asyncio.wait_for(self._ready.wait(), timeout=10)
+        await self._rooms.listen()
 
     async def stop(self) -> None:
         """Stop listening (answers still awaited fail)."""
@@ -200,12 +202,18 @@ class Cluster:
             with contextlib.suppress(Exception):
                 await pubsub.aclose()  # type: ignore[no-untyped-call]
 
+    def _answered(self, body: dict[str, Any]) -> None:
+        """An answer to one of this process's requests (others' answers are ignored)."""
+        if body.get("to") not in (None, self.process_id):
+            return
+        future = self._waiting.get(str(body.get("id")))
+        if future is not None and not future.done():
+            future.set_result(body.get("result") or {})
+
     def _dispatch(self, body: dict[str, Any]) -> None:
         kind = body.get("kind")
         if kind == "answer":
-            future = self._waiting.get(str(body.get("id")))
-            if future is not None and not future.done():
-                future.set_result(body.get("result") or {})
+            self._answered(body)
         elif kind == "request":
             self._spawn(self._answer(body))
         else:
@@ -230,5 +238,6 @@ class Cluster:
             log.exception("cluster: a forwarded %s failed", body.get("event"))
             result = {"ok": False, "error": InternalError("something went wrong on our "
                                                           "side").to_dict()}
-        await self._publish(self.channel(str(body["reply_to"])),
-                            {"kind": "answer", "id": body["id"], "result": result})
+        # On the Socket.IO manager's channel, behind what the request sent the session.
+        await self._rooms.answer({"to": str(body["reply_to"]), "id": body["id"],
+                                  "result": result})

@@ -7,24 +7,12 @@ actors look players up by user id and reach every tab through the private
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import Counter
+from typing import Any
 
-from app.db.models import Role
+import socketio
 
-
-@dataclass(frozen=True, slots=True)
-class Viewer:
-    """The user behind a connection (``None`` for an anonymous lobby watcher)."""
-
-    user_id: int
-    public_id: str
-    name: str
-    role: Role
-
-    @property
-    def is_admin(self) -> bool:
-        """Whether this user is an admin."""
-        return self.role is Role.ADMIN
+from app.table.state import Viewer
 
 
 def user_room(user_id: int) -> str:
@@ -42,19 +30,30 @@ class Connections:
         self._viewers: dict[str, Viewer | None] = {}
         self._sids: dict[int, set[str]] = {}
         self._addresses: dict[str, str] = {}
+        # Sessions by client address: all of them, and the anonymous ones.
+        self._at: Counter[str] = Counter()
+        self._anonymous_at: Counter[str] = Counter()
 
     def add(self, sid: str, viewer: Viewer | None, address: str = "unknown") -> None:
         """Record a new session (``address``: the client's, for per-address limits)."""
         self._viewers[sid] = viewer
         self._addresses[sid] = address
-        if viewer is not None:
+        self._at[address] += 1
+        if viewer is None:
+            self._anonymous_at[address] += 1
+        else:
             self._sids.setdefault(viewer.user_id, set()).add(sid)
 
     def remove(self, sid: str) -> Viewer | None:
         """Forget a session; returns who it was."""
-        self._addresses.pop(sid, None)
-        viewer = self._viewers.pop(sid, None)
-        if viewer is not None:
+        if sid not in self._viewers:
+            return None
+        address = self._addresses.pop(sid)
+        _discount(self._at, address)
+        viewer = self._viewers.pop(sid)
+        if viewer is None:
+            _discount(self._anonymous_at, address)
+        else:
             sids = self._sids.get(viewer.user_id, set())
             sids.discard(sid)
             if not sids:
@@ -64,6 +63,10 @@ class Connections:
     def address(self, sid: str) -> str:
         """The client address a session connected from."""
         return self._addresses.get(sid, "unknown")
+
+    def at_address(self, address: str, *, anonymous: bool = False) -> int:
+        """How many sessions (only anonymous ones: ``anonymous``) this address holds here."""
+        return (self._anonymous_at if anonymous else self._at)[address]
 
     def viewer(self, sid: str) -> Viewer | None:
         """The user of a session (None when anonymous or unknown)."""
@@ -77,5 +80,36 @@ class Connections:
         """Whether the user has at least one session here."""
         return user_id in self._sids
 
+    def all_sids(self) -> list[str]:
+        """Every session of this process."""
+        return list(self._viewers)
+
     def __len__(self) -> int:
         return len(self._viewers)
+
+
+def _discount(counts: Counter[str], key: str) -> None:
+    counts[key] -= 1
+    if counts[key] <= 0:
+        del counts[key]
+
+
+class SocketAudience:
+    """What a table's messages go through: this process's Socket.IO server, and its
+    sessions for who is connected here (see :class:`app.table.broadcast.Audience`)."""
+
+    def __init__(self, sio: socketio.AsyncServer, connections: Connections) -> None:
+        self._sio = sio
+        self._connections = connections
+
+    async def send(self, event: str, data: dict[str, Any], sids: list[str]) -> None:
+        """Send one message to these sessions."""
+        await self._sio.emit(event, data, to=sids)
+
+    async def send_to_user(self, user_id: int, event: str, data: dict[str, Any]) -> None:
+        """Send one message to every session of one user, on every process."""
+        await self._sio.emit(event, data, room=user_room(user_id))
+
+    def is_connected(self, user_id: int) -> bool:
+        """Whether the user has a session on this process."""
+        return self._connections.is_connected(user_id)

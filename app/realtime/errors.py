@@ -1,15 +1,8 @@
-"""Errors of table play a client can act on, each with a stable code (sent in socket acks)."""
+"""Errors of the socket edge and the hosting of tables, each with a stable code."""
 
 from __future__ import annotations
 
 from app.errors import HoldemError
-
-
-class InvalidPayload(HoldemError):
-    """The payload is not what the event expects (details: ``problems``)."""
-
-    code = "invalid_payload"
-    status = 422
 
 
 class LoginRequired(HoldemError):
@@ -26,93 +19,18 @@ class TableNotFound(HoldemError):
     status = 404
 
 
-class InviteRequired(HoldemError):
-    """A private table needs its invite code."""
+class NotYourTable(HoldemError):
+    """Only the player who opened a table may close it (an admin closes any from /admin)."""
 
-    code = "invite_required"
+    code = "not_your_table"
     status = 403
 
 
-class SeatTaken(HoldemError):
-    """Somebody already sits there (or the seat is offered to a waiting player)."""
+class ConnectionLimit(HoldemError):
+    """Too many connections from your address (``limit``): in all, or without a login."""
 
-    code = "seat_taken"
-    status = 409
-
-
-class NoSuchSeat(HoldemError):
-    """The table has no seat with this number."""
-
-    code = "no_such_seat"
-
-
-class AlreadySeated(HoldemError):
-    """You already have a seat at this table."""
-
-    code = "already_seated"
-    status = 409
-
-
-class NotSeated(HoldemError):
-    """You have no seat at this table."""
-
-    code = "not_seated"
-    status = 409
-
-
-class InvalidBuyIn(HoldemError):
-    """The buy-in or top-up is outside the table's limits (details: ``min``, ``max``)."""
-
-    code = "invalid_buy_in"
-
-
-class HandInProgress(HoldemError):
-    """Only between hands (a top-up while you are in a hand)."""
-
-    code = "hand_in_progress"
-    status = 409
-
-
-class StaleAction(HoldemError):
-    """The action names a hand that is not the one being played."""
-
-    code = "stale_action"
-    status = 409
-
-
-class DuplicateAction(HoldemError):
-    """The same action was already applied; this copy changed nothing."""
-
-    code = "duplicate_action"
-    status = 409
-
-
-class NotWaiting(HoldemError):
-    """The waiting list is only for full tables (or you are not on it)."""
-
-    code = "waiting_list_unavailable"
-    status = 409
-
-
-class TableClosed(HoldemError):
-    """The table closed while the request waited."""
-
-    code = "table_closed"
-    status = 410
-
-
-class InternalError(HoldemError):
-    """Something failed on the server; nothing the client did."""
-
-    code = "internal_error"
-    status = 500
-
-
-class TableLimit(HoldemError):
-    """You have reached a limit on tables (``limit``): open, seated, or connections."""
-
-    code = "table_limit"
-    status = 409
+    code = "connection_limit"
+    status = 429
 
 
 class TablesElsewhere(HoldemError):
@@ -120,17 +38,3 @@ class TablesElsewhere(HoldemError):
 
     code = "tables_elsewhere"
     status = 503
-
-
-class TableMoved(HoldemError):
-    """The table is moving to another server process: send the request again (``retry_after``)."""
-
-    code = "table_moved"
-    status = 503
-
-
-class TournamentSeat(HoldemError):
-    """Seats at a tournament table are assigned by the tournament."""
-
-    code = "tournament_seat"
-    status = 409

@@ -22,6 +22,13 @@ and the clearing of dead peers skip rows another transaction holds (``SKIP
 LOCKED``) and try again on the next heartbeat, and the heartbeat row is kept by its
 own task, so adopting tables and beating never wait for each other.
 
+A database outage stops every heartbeat at once, so when it ends every lease looks
+lapsed though its owner lives. A process whose heartbeat could not be written is
+therefore *unsettled* until it has written it again and a further ``LEASE_SECONDS``
+have passed (:meth:`Leases.settled`): by then every live process has beaten again,
+and only the tables of processes that really died are orphans. An unsettled process
+claims no orphan, so each owner keeps its tables and their hands in play.
+
 Time comes from each process's clock; a machine whose clock runs far ahead may
 claim a live process's tables early, which fencing makes safe (the old owner's
 next write is refused and it gives the table up), only slower.
@@ -37,35 +44,18 @@ import secrets
 import socket
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
-from sqlalchemy import and_, delete, func, insert, or_, select, text, update
+from sqlalchemy import and_, delete, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from app.db.engine import Database
+from app.db.engine import Database, bound_waits
 from app.db.models import utcnow
 from app.db.tables import ServerProcess, TableRecord, TableStatus
 
 log = logging.getLogger(__name__)
 
-# PostgreSQL ends a session left idle inside a transaction this long (a paused
-# process's: its locks go with it and nothing of it commits) ...
-IDLE_IN_TRANSACTION = "5s"
-# ... and no statement of ours waits longer than this for a row lock.
-LOCK_TIMEOUT = "5s"
 # Lease statements wait less: a claim that finds a row busy tries again next beat.
 LEASE_LOCK_TIMEOUT = "1s"
-
-
-async def bound_waits(connection: Any, *, lock_timeout: str = LOCK_TIMEOUT) -> None:
-    """On PostgreSQL, bound this transaction's lock waits and its idle time; nothing on
-    SQLite (one process runs its tables, under the table lock)."""
-    if connection.dialect.name != "postgresql":
-        return
-    await connection.execute(
-        text("SELECT set_config('lock_timeout', :lock, true), "
-             "set_config('idle_in_transaction_session_timeout', :idle, true)"),
-        {"lock": lock_timeout, "idle": IDLE_IN_TRANSACTION})
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +90,26 @@ class Leases:
         self.process_id = process_id
         self.lease_seconds = lease_seconds
         self._keeper: asyncio.Task[None] | None = None
+        # The heartbeat could not be written (the database is unreachable).
+        self._cut_off = False
+        # The loop time the heartbeat was written again after being cut off.
+        self._back_at: float | None = None
+
+    def settled(self) -> bool:
+        """Whether this process may claim orphans: its heartbeat was written every time,
+        or it was written again at least ``LEASE_SECONDS`` ago (every live process has
+        beaten since the database came back)."""
+        if self._cut_off:
+            return False
+        return (self._back_at is None
+                or asyncio.get_running_loop().time() - self._back_at >= self.lease_seconds)
+
+    def _beaten(self, ok: bool) -> None:
+        if not ok:
+            self._cut_off = True
+        elif self._cut_off:
+            self._cut_off = False
+            self._back_at = asyncio.get_running_loop().time()
 
     def _stale_before(self) -> datetime:
         return utcnow() - timedelta(seconds=self.lease_seconds)
@@ -124,14 +134,25 @@ class Leases:
                         update(ServerProcess).where(ServerProcess.id == self.process_id)
                         .values(heartbeat_at=utcnow()))
             except Exception:
+                self._beaten(False)
                 log.warning("the heartbeat could not be written; trying again",
                             exc_info=True)
+            else:
+                self._beaten(True)
 
     async def heartbeat(self, tables: int, *, draining: bool = False) -> None:
         """Say this process is alive and how many tables it runs; forget long-dead peers."""
         if self._keeper is None:
             # Alone (no heartbeat calls) nobody reads the row: no writes to keep it.
             self._keeper = asyncio.create_task(self._keep_alive(), name="leases:alive")
+        try:
+            await self._write_heartbeat(tables, draining)
+        except Exception:
+            self._beaten(False)
+            raise
+        self._beaten(True)
+
+    async def _write_heartbeat(self, tables: int, draining: bool) -> None:
         now = utcnow()
         async with self.database.engine.begin() as connection:
             await bound_waits(connection, lock_timeout=LEASE_LOCK_TIMEOUT)
@@ -235,15 +256,6 @@ class Leases:
             rows = await connection.scalars(
                 select(TableRecord.id).where(TableRecord.status == TableStatus.OPEN))
             return set(rows)
-
-    async def open_tables_of(self, user_id: int) -> int:
-        """How many open tables a user created, on every process."""
-        async with self.database.engine.connect() as connection:
-            count = await connection.scalar(
-                select(func.count()).select_from(TableRecord)
-                .where(TableRecord.owner_id == user_id,
-                       TableRecord.status == TableStatus.OPEN))
-            return int(count or 0)
 
 
 async def _swap(connection: AsyncConnection, lease: Lease, owner: str) -> int | None:

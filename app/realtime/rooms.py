@@ -6,10 +6,17 @@ add one operation, :meth:`disconnect_room`: every process disconnects its own
 members of the room. With Redis the request travels on the manager's channel as
 a ``disconnect`` message that names a room instead of a session; a process
 running an older version ignores it (no session has id ``None``).
+
+With Redis they also carry the answers to requests forwarded between processes
+(:mod:`app.realtime.cluster`): an answer travels on the manager's channel, behind
+the messages the request sent the session, and the receiving process reads that
+channel in order, so a client's acknowledgement never overtakes them.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from typing import Any
 
 import engineio.packet
@@ -18,6 +25,8 @@ import socketio
 from app.realtime import codec
 
 NAMESPACE = "/"
+# The manager-channel message that carries a forwarded request's answer.
+ANSWER = "holdem:answer"
 
 
 def _event_text(namespace: str, data: list[Any]) -> str:
@@ -67,7 +76,39 @@ class LocalRooms(socketio.AsyncManager):  # type: ignore[misc]
 
 
 class RedisRooms(socketio.AsyncRedisManager):  # type: ignore[misc]
-    """Rooms shared by every process on one Redis channel."""
+    """Rooms shared by every process on one Redis channel, which also carries the answers
+    of forwarded requests (handed to :attr:`on_answer` in the order they arrive, after
+    every message published before them)."""
+
+    on_answer: Callable[[dict[str, Any]], None] | None = None
+
+    async def listen(self, timeout: float = 10) -> None:
+        """Read the channel from now on (python-socketio starts at the first connection,
+        and a process with none must still get its answers); returns once subscribed."""
+        if not self.server.manager_initialized:
+            self.server.manager_initialized = True
+            self.initialize()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while getattr(self, "pubsub", None) is None or not self.pubsub.subscribed:
+            if loop.time() > deadline:
+                raise TimeoutError("the Socket.IO channel on Redis could not be subscribed")
+            await asyncio.sleep(0.01)
+
+    async def answer(self, body: dict[str, Any]) -> None:
+        """Publish a forwarded request's answer on the manager's channel."""
+        await self._publish({**body, "method": ANSWER, "host_id": self.host_id})
+
+    async def _listen(self) -> Any:
+        marker = ANSWER.encode()
+        async for message in super()._listen():
+            if isinstance(message, bytes) and marker in message:
+                data = self.json.loads(message)
+                if isinstance(data, dict) and data.get("method") == ANSWER:
+                    if self.on_answer is not None:
+                        self.on_answer(data)
+                    continue
+            yield message
 
     async def disconnect_room(self, room: str, namespace: str = NAMESPACE) -> None:
         """Disconnect every session in ``room``, on this process and every other one."""

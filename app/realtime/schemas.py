@@ -45,6 +45,11 @@ class LobbyListRequest(Request):
     )] = LOBBY_PAGE_SIZE
 
 
+class LobbyMine(Request):
+    """``lobby:mine``: your tables, on every server process: those you opened (while
+    they are open) and those you have a seat at or have claimed one at."""
+
+
 class TableCreate(Request):
     """``table:create``: open a table (its creator is not seated automatically)."""
 
@@ -182,13 +187,6 @@ class ErrorBody(Message):
     message: str
 
 
-class Nack(Message):
-    """The ack of a refused request; nothing changed."""
-
-    ok: Literal[False] = False
-    error: ErrorBody
-
-
 class Ack(Message):
     """The ack of an accepted request, with request-specific fields."""
 
@@ -236,6 +234,16 @@ class TableSummary(Message):
     average_pot: int = Field(description="Average pot of the hands of the last hour")
     hands_per_hour: int
     private: bool
+
+
+class MyTable(TableSummary):
+    """One of your tables (``lobby:mine``): its lobby line, and what it is to you."""
+
+    opened: bool = Field(description="You opened it")
+    seat: int | None = Field(description="Your seat (or the bot's seat you claimed), or null")
+    closable: bool = Field(description="You may close it now with `table:close`: you opened "
+                                       "it and no person sits or has claimed a seat there")
+    tournament: str | None = Field(description="The tournament the table belongs to, or null")
 
 
 class TableConfigPublic(Message):
@@ -358,13 +366,31 @@ class Notice(Message):
                     "seat_offer_expired, cashed_out (with amount), session_ended (your "
                     "sessions were revoked: logout, password change or reset, account "
                     "deletion, ban; the server disconnects right after), "
+                    "house_cap_reached (with cap, won and resets_at: you have won the "
+                    "house's daily cap from its bots, so they left this table and no table "
+                    "with bots seats you until resets_at, 00:00 UTC), "
                     "tournament_seat (with tournament_id and seat: your table now), "
-                    "tournament_busted (with tournament_id and place: null until a "
-                    "hand-for-hand round ends), tournament_finished (with tournament_id, "
-                    "place and prize)"
+                    "tournament_busted (with tournament_id and place, told only once it "
+                    "can no longer change: null while late registration is open or a "
+                    "hand-for-hand round is still being played; tournament_finished then "
+                    "tells it), tournament_deal (with tournament_id, offer, agreed, needed "
+                    "and expires_at: an ICM deal is put to you, agree with "
+                    "tournament:deal), tournament_finished (with tournament_id, place and "
+                    "prize)"
     )
     table_id: str | None = Field(description="The table concerned (null for session_ended)")
     model_config = ConfigDict(extra="allow")
+
+
+class ServerRestarting(Message):
+    """``server:restarting``: the server process you are connected to is stopping (a
+    deploy). It deals no new hand; the hands in play are finished, then it closes your
+    connection: reconnect (to it once restarted, or to another process) and resume with
+    ``table:join {since_seq}``. Sent to every connection of that process."""
+
+    seconds: int = Field(ge=0, description="At most this many seconds before the "
+                                           "connection closes (sooner once every hand "
+                                           "in play has ended)")
 
 
 class LobbyRemoved(Message):

@@ -1,19 +1,19 @@
-"""The Socket.IO server beside FastAPI: creation, mounting, authentication, wiring.
+"""The Socket.IO server beside FastAPI: its creation, mounting and authentication, and
+:class:`Realtime`, the realtime side of one application.
 
-:func:`install` builds the server for one application, registers the tables'
-event handlers and the account hooks, and mounts Socket.IO at ``/socket.io/`` in
-front of the FastAPI app. Features built on the tables (tournaments, admin)
-register their own events on :attr:`Realtime.events` afterwards. With
-``REDIS_URL`` set, rooms are shared between processes through Redis
-(``AsyncRedisManager``); otherwise they live in this process.
+:mod:`app.realtime.wiring` puts the pieces together. With ``REDIS_URL`` set, rooms are
+shared between processes through Redis (``AsyncRedisManager``); otherwise they live in
+this process.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import socketio
 from fastapi import FastAPI
@@ -25,22 +25,18 @@ from app.accounts.service import authenticate
 from app.accounts.tokens import session_token_from
 from app.config import Settings
 from app.db.engine import Database, is_unavailable
-from app.db.process_lock import ProcessLock
 from app.errors import HoldemError, ServiceUnavailable
-from app.metrics import Metrics
 from app.realtime import codec
 from app.realtime.buffers import SocketServer
 from app.realtime.cluster import Cluster
-from app.realtime.connections import Connections, Viewer, user_room
-from app.realtime.core import TableServices
-from app.realtime.errors import TableLimit
-from app.realtime.leases import Leases, new_process_id
-from app.realtime.lobby import TableService
+from app.realtime.connections import Connections, user_room
+from app.realtime.dispatch import Dispatcher
+from app.realtime.errors import ConnectionLimit
+from app.realtime.hosting import TableHost
+from app.realtime.lobby import Lobby
 from app.realtime.rooms import LocalRooms, RedisRooms
-from app.realtime.store import TableStore
-
-if TYPE_CHECKING:
-    from app.realtime.events import Events
+from app.table.errors import TableLimit
+from app.table.state import Viewer
 
 log = logging.getLogger(__name__)
 
@@ -109,25 +105,28 @@ class Realtime:
 
     sio: socketio.AsyncServer
     connections: Connections
-    tables: TableService
+    host: TableHost
+    lobby: Lobby
+    dispatcher: Dispatcher
     database: Database
     settings: Settings
     limiter: RateLimiter
-    # With REDIS_URL: the other server processes.
-    cluster: Cluster | None = None
     # Resumed and started when this process becomes the director; stopped first.
     directed: list[Directed] = field(default_factory=list)
-    # The client→server events (set by :func:`install`).
-    events: Events = field(init=False)
+
+    @property
+    def cluster(self) -> Cluster | None:
+        """The other server processes (with ``REDIS_URL``)."""
+        return self.host.cluster
 
     async def start(self) -> None:
         """Join the other processes, take this process's tables, then resume the
         tournaments (on the process that runs them)."""
         if self.cluster is not None:
             await self.cluster.start()
-        self.tables.on_director = self._direct
-        await self.tables.start()
-        if self.tables.director:
+        self.host.on_director = self._direct
+        await self.host.start()
+        if self.host.director:
             await self._direct()
 
     async def _direct(self) -> None:
@@ -135,24 +134,45 @@ class Realtime:
             await work.resume()
             work.start()
 
+    async def drain(self) -> None:
+        """A deploy stops this process (``SIGTERM``): every socket stays open while the
+        hands in play end; each session here is told ``server:restarting``; no new hand
+        is dealt. Returns once every table is between hands, or after
+        ``DRAIN_SECONDS``."""
+        deadline = self.host.begin_drain()
+        await self.sio.emit("server:restarting", self.restarting(deadline),
+                            to=list(self.connections.all_sids()))
+        await self.host.drained()
+
+    def restarting(self, deadline: float | None = None) -> dict[str, Any]:
+        """The body of ``server:restarting``: the most seconds until this process stops."""
+        end = deadline if deadline is not None else self.host.begin_drain()
+        left = end - asyncio.get_running_loop().time()
+        return {"seconds": max(0, math.ceil(left))}
+
     async def stop(self) -> None:
         """Stop the tournaments' clocks, drain and stop every table (their state is
         stored), and leave the other processes."""
         for work in self.directed:
             await work.stop()
-        await self.tables.stop()
+        await self.host.stop()
         if self.cluster is not None:
             await self.cluster.stop()
 
     async def viewer_for(
-        self, auth: Mapping[str, Any] | None, cookie_header: str | None
+        self, auth: Mapping[str, Any] | None, cookie_header: str | None, address: str
     ) -> Viewer | None:
-        """The user a connection authenticates as (None when it sends no token).
+        """The user a connection from ``address`` authenticates as (None when it sends no
+        token), within the limits on connections per address and per account.
 
         Raises the account errors of :func:`app.accounts.service.authenticate`
-        for a bad, expired, revoked or banned session.
+        for a bad, expired, revoked or banned session, :class:`ConnectionLimit` and
+        :class:`TableLimit`. Nothing awaits between the last check and the return, so a
+        caller that records the connection at once keeps every limit exact.
         """
         token = session_token_from(auth if isinstance(auth, Mapping) else None, cookie_header)
+        # Before any database work: a flood from one address is refused at no cost.
+        self._check_address(address, anonymous=token is None)
         if token is None:
             return None
         try:
@@ -164,10 +184,22 @@ class Realtime:
                                          "a few seconds", retry_after=5) from error
             raise
         viewer = Viewer(user.id, user.public_id, user.display_name or "player", user.role)
+        # Again: others from this address may have connected while this one was checked.
+        self._check_address(address, anonymous=False)
         if len(self.connections.sids(viewer.user_id)) >= self.settings.max_sockets_per_user:
             raise TableLimit("too many connections for one account: close another tab",
                              limit=self.settings.max_sockets_per_user)
         return viewer
+
+    def _check_address(self, address: str, *, anonymous: bool) -> None:
+        settings, connections = self.settings, self.connections
+        if connections.at_address(address) >= settings.max_sockets_per_address:
+            raise ConnectionLimit("too many connections from your address: close another tab",
+                                  limit=settings.max_sockets_per_address)
+        limit = settings.max_anonymous_sockets_per_address
+        if anonymous and connections.at_address(address, anonymous=True) >= limit:
+            raise ConnectionLimit("too many connections without a login from your address: "
+                                  "log in, or close another tab", limit=limit)
 
     async def end_sessions(self, user_id: int) -> None:
         """Tell every session of a user that it ended and disconnect it, on every process."""
@@ -181,57 +213,14 @@ class Realtime:
         every socket of a user whose sessions were revoked."""
 
         async def before_delete(user_id: int) -> None:
-            await self.tables.remove_user(user_id, at_once=True)
+            await self.host.remove_user(user_id, at_once=True)
 
         async def after_ban(user_id: int) -> None:
-            await self.tables.remove_user(user_id, at_once=False)
+            await self.host.remove_user(user_id, at_once=False)
 
         hooks.before_delete.append(before_delete)
         hooks.after_ban.append(after_ban)
         hooks.after_revoke.append(self.end_sessions)
-
-
-def install(
-    app: RealtimeApp,
-    settings: Settings,
-    database: Database,
-    *,
-    limiter: RateLimiter,
-    hooks: AccountHooks,
-    metrics: Metrics,
-) -> Realtime:
-    """Create the realtime side of ``app`` and mount Socket.IO in front of it."""
-    from app.realtime import events
-
-    sio = create_socket_server(settings)
-    connections = Connections()
-    store = TableStore(database, house_bankroll=settings.house_initial_bankroll,
-                       metrics=metrics)
-    services = TableServices(sio=sio, connections=connections, store=store,
-                             settings=settings, limiter=limiter, metrics=metrics)
-    leases = Leases(database, process_id=new_process_id(),
-                    lease_seconds=settings.lease_seconds)
-    tables = TableService(services, lock=ProcessLock(database.engine), leases=leases)
-    realtime = Realtime(sio, connections, tables, database, settings, limiter)
-    metrics.watch(tables=lambda: len(tables.tables), connections=lambda: len(connections),
-                  players=lambda: sum(len(t.state.humans()) for t in tables.tables.values()))
-    handlers = realtime.events = events.register(realtime)
-    if settings.redis_url:
-
-        async def remove_user(payload: dict[str, Any]) -> dict[str, Any]:
-            await tables.remove_user_here(int(payload["user_id"]),
-                                          at_once=bool(payload["at_once"]))
-            return {"ok": True}
-
-        handlers.internal["internal:remove-user"] = remove_user
-        realtime.cluster = tables.cluster = Cluster(
-            settings.redis_url, leases.process_id, name=settings.redis_channel,
-            on_request=handlers.forwarded,
-            on_news=tables.news)
-    realtime.register_hooks(hooks)
-    app.add_middleware(SocketIOMiddleware, server=sio)
-    app.websockets = socketio.ASGIApp(sio)
-    return realtime
 
 
 def refusal(error: HoldemError) -> socketio.exceptions.ConnectionRefusedError:

@@ -1,16 +1,28 @@
-"""The odds tools over the poker core, with the work of one request bounded."""
+"""The odds tools over the poker core, with the work of one request known before it starts
+and bounded.
+
+Work is the core's unit (:data:`app.poker.equity.RANKED_HAND_WORK`: about one comparison
+of two ranked hands). An exact answer past the core's bound (``EXACT_WORK`` for ranges,
+``DEFAULT_EXACT_THRESHOLD`` deals for hands) is sampled instead, with the request's
+``iterations`` (:data:`DEFAULT_ITERATIONS`, 200,000, by default); a request whose work
+is still over :data:`MAX_WORK` is refused before anything is computed.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from app.errors import HoldemError
-from app.poker.cards import format_cards
-from app.poker.equity import DEFAULT_ITERATIONS, equity
+from app.poker.cards import FULL_DECK, format_cards
+from app.poker.equity import DEFAULT_ITERATIONS, RANKED_HAND_WORK, equity
+from app.poker.equity import equity_work as equity_work_of_hands
 from app.poker.outs import odds_against, outs
-from app.poker.range_equity import range_equity
+from app.poker.range_equity import range_equity, range_equity_work
 from app.poker.ranges import is_range
 from app.tools.schemas import EquityPublic, EquityRequest, HandEquityPublic, OutsPublic, OutsRequest
 
 MAX_ITERATIONS = 1_000_000
+MAX_WORK = 100_000_000  # about three seconds of one core
 
 
 class WorkTooLarge(HoldemError):
@@ -20,21 +32,54 @@ class WorkTooLarge(HoldemError):
     status = 422
 
 
-def equity_of(request: EquityRequest) -> EquityPublic:
-    """Equity of hands (exact or Monte Carlo) or of ranges (exact heads-up when bounded)."""
+def _iterations(request: EquityRequest) -> int:
     iterations = DEFAULT_ITERATIONS if request.iterations is None else request.iterations
     if iterations > MAX_ITERATIONS:
         raise WorkTooLarge(f"at most {MAX_ITERATIONS:,} Monte Carlo deals per request, got "
                            f"{iterations:,}", max_iterations=MAX_ITERATIONS)
+    return iterations
+
+
+def equity_work(request: EquityRequest) -> int:
+    """The work :func:`equity_of` will do (its input checked); :class:`WorkTooLarge` over
+    :data:`MAX_WORK`."""
+    iterations = _iterations(request)
     if any(is_range(h) for h in request.hands):
-        ranged = range_equity(request.hands, request.board, request.dead,
-                              iterations=iterations, seed=request.seed)
+        work = range_equity_work(request.hands, request.board, request.dead,
+                                 iterations=iterations)
+    else:
+        work = equity_work_of_hands(request.hands, board=request.board, dead=request.dead,
+                                    iterations=iterations)
+    if work > MAX_WORK:
+        raise WorkTooLarge(f"this needs {work:,} units of work, at most {MAX_WORK:,} per "
+                           f"request: ask for fewer Monte Carlo deals (iterations) or fewer "
+                           f"hands", work=work, max_work=MAX_WORK)
+    return work
+
+
+def outs_work(request: OutsRequest) -> int:
+    """The work :func:`outs_of` will do at most: every hand with every card to come."""
+    return (1 + len(request.vs)) * len(FULL_DECK) * RANKED_HAND_WORK
+
+
+def equity_of(request: EquityRequest) -> EquityPublic:
+    """Equity of hands (exact or Monte Carlo) or of ranges (exact heads-up when bounded)."""
+    return hands_equity(request.hands, request.board, request.dead,
+                        iterations=_iterations(request), seed=request.seed)
+
+
+def hands_equity(hands: Sequence[str], board: str = "", dead: str = "", *,
+                 iterations: int = DEFAULT_ITERATIONS, seed: int = 0) -> EquityPublic:
+    """Equity of hands (two cards or ``??``) or, when any is one, of ranges: the one reading
+    of hands that ``POST /tools/equity`` and ``holdem equity`` share (the request's work is
+    bounded before, by :func:`equity_work`)."""
+    if any(is_range(h) for h in hands):
+        ranged = range_equity(hands, board, dead, iterations=iterations, seed=seed)
         return EquityPublic(exact=ranged.exact, boards=ranged.deals, hands=[
             HandEquityPublic(hand=h.range, win=h.win, tie=h.tie, equity=h.equity,
                              stderr=h.stderr, combos=h.combos, odds=odds_against(h.win))
             for h in ranged.hands])
-    result = equity(request.hands, board=request.board, dead=request.dead,
-                    iterations=iterations, seed=request.seed)
+    result = equity(hands, board=board, dead=dead, iterations=iterations, seed=seed)
     return EquityPublic(exact=result.exact, boards=result.boards, hands=[
         HandEquityPublic(hand="??" if h.hand is None else format_cards(h.hand), win=h.win,
                          tie=h.tie, equity=h.equity, stderr=h.stderr, combos=None,

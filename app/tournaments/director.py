@@ -19,6 +19,13 @@ table has finished its hand; busts in one such round are one bust group
 A finished tournament pays by :mod:`app.tournaments.payouts` over every entry
 (re-entries included), or, when the final few accepted an ICM deal, pays the
 players still in their :func:`app.tournaments.icm.icm_deal` share.
+
+Places are counted from the bottom of the field, so a place is known only once
+the field is: while late registration may still add entries, a bust has no
+place yet (:meth:`Tournament.results` leaves it out).
+
+Tables are numbered in the order they open, and a number is never used again:
+a table that broke stays broken, and a table needed later is a new one.
 """
 
 from __future__ import annotations
@@ -70,6 +77,7 @@ class Tournament:
     pending: list[tuple[str, int]] = field(default_factory=list)
     deal: dict[str, int] | None = None
     made: dict[str, int] = field(default_factory=dict)
+    opened: int = 0
 
     # ---- registration ---------------------------------------------------
 
@@ -128,8 +136,8 @@ class Tournament:
         if open_tables:
             table = min(open_tables, key=lambda t: (len(t.seats), t.number))
         else:
-            number = max(self.tables, default=0) + 1
-            table = self.tables[number] = Seating(number, self.rules.table_size)
+            self.opened += 1
+            table = self.tables[self.opened] = Seating(self.opened, self.rules.table_size)
         self._sit(entry, table, rng.choice(table.empty_seats))
 
     # ---- start ----------------------------------------------------------
@@ -154,6 +162,7 @@ class Tournament:
         rng.shuffle(order)
         count = tables_needed(len(order), self.rules.table_size)
         self.tables = {n: Seating(n, self.rules.table_size) for n in range(1, count + 1)}
+        self.opened = count
         for k, entry in enumerate(order):
             self._sit(entry, self.tables[k % count + 1], None)
         for table in self.tables.values():
@@ -283,16 +292,6 @@ class Tournament:
             self.tables.clear()
         return self.status is TournamentStatus.FINISHED
 
-    # ---- absent players ---------------------------------------------------
-
-    def set_absent(self, player: str, absent: bool) -> None:
-        """Mark the player's live entry absent (dealt in, blinded away) or back."""
-        for entry in self.entries.values():
-            if entry.player == player and not entry.busted:
-                entry.absent = absent
-                return
-        raise NotRegistered("expected an entry of yours still in play, got none")
-
     # ---- results --------------------------------------------------------
 
     @property
@@ -309,10 +308,23 @@ class Tournament:
         """The prize of each paid place for the entries so far."""
         return prizes(self.pool, len(self.entries)) if self.entries else ()
 
+    @property
+    def field_final(self) -> bool:
+        """Whether the entries are all in: no late registration (or re-entry) can add one
+        below the players already out."""
+        if self.status is TournamentStatus.REGISTERING:
+            return False
+        capacity = self.rules.capacity
+        return (self.status is not TournamentStatus.RUNNING or not self.late_registration_open
+                or bool(capacity and len(self.entries) >= capacity))
+
     def results(self) -> list[Finish]:
-        """Places known so far: every bust, and the winner once it is over."""
+        """Places that can no longer change: every bust once the field is final (none
+        before), and the winner once it is over."""
         alive = [e.id for e in self.entries.values() if not e.busted]
         winner = alive[0] if len(alive) == 1 and self.deal is None else None
+        if not self.field_final:
+            return []
         done = finishes(self.busts, entries=len(self.entries), winner=winner)
         if self.deal is not None:
             done += [Finish(e, 1, len(self.deal)) for e in self.deal]
@@ -330,8 +342,8 @@ class Tournament:
 
     def icm_offer(self) -> dict[str, int]:
         """What each player still in would take in an ICM deal of the prizes left, by
-        their chips after the last finished hand (a hand in play when the deal is
-        accepted is void)."""
+        their chips after the last finished hand (a deal is made between hands only:
+        see :mod:`app.tournaments.deals`)."""
         if self.status is not TournamentStatus.RUNNING:
             raise WrongTournamentState(f"expected running, got {self.status.value}")
         alive = [e for e in self.entries.values() if not e.busted]
@@ -362,7 +374,7 @@ class Tournament:
             "busts": [[list(p) for p in g] for g in self.busts], "elapsed": self.elapsed,
             "in_hand": sorted(self.in_hand), "hand_for_hand": self.hand_for_hand,
             "round": sorted(self.round), "pending": [list(p) for p in self.pending],
-            "deal": self.deal, "made": self.made,
+            "deal": self.deal, "made": self.made, "opened": self.opened,
         }
 
     @classmethod
@@ -377,4 +389,6 @@ class Tournament:
             hand_for_hand=data["hand_for_hand"], round=set(data["round"]),
             pending=[(p[0], p[1]) for p in data["pending"]], deal=data["deal"],
             made=dict(data["made"]),
+            # Stored before the count was kept: the highest number in use.
+            opened=data.get("opened", max((t["number"] for t in data["tables"]), default=0)),
         )

@@ -52,3 +52,19 @@ class WrongTournamentState(HoldemError):
 
     code = "wrong_tournament_state"
     status = 409
+
+
+class DealNotNow(HoldemError):
+    """A deal is agreed between hands, and not again until a hand was played since the
+    last offer lapsed."""
+
+    code = "deal_not_now"
+    status = 409
+
+
+class DealUnavailable(HoldemError):
+    """No deal can be made in this tournament now (a bot is still in, or late
+    registration is open)."""
+
+    code = "deal_unavailable"
+    status = 409

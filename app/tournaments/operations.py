@@ -1,7 +1,7 @@
 """Tournament requests over HTTP, run by the process that runs the tournaments.
 
 Tournaments live in the memory of one process (the holder of the table lock,
-see :mod:`app.realtime.lobby`). Alone, that is every process that serves; with
+see :mod:`app.realtime.hosting`). Alone, that is every process that serves; with
 several processes, a request reaching another one is sent on to it over Redis
 (``internal:tournaments``) and its answer, or its error, comes back as if local.
 """
@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.errors import HoldemError
 from app.realtime.cluster import answer_error
 from app.tournaments import views
-from app.tournaments.protocol import ERROR_CLASSES
+from app.tournaments.errors import TournamentNotFound
 from app.tournaments.rules import Rules, TournamentKind
 from app.tournaments.schemas import TournamentCreate
 from app.tournaments.structure import preset, structure_from_dict
@@ -21,7 +20,6 @@ from app.tournaments.tables import TournamentTables
 
 INTERNAL_EVENT = "internal:tournaments"
 CHANGES = frozenset({"create", "cancel"})
-ERRORS_BY_CODE = {cls.code: cls for cls in ERROR_CLASSES}
 
 
 async def run(tournaments: TournamentTables, op: str, payload: dict[str, Any]) -> Any:
@@ -35,18 +33,8 @@ async def run(tournaments: TournamentTables, op: str, payload: dict[str, Any]) -
     answer = await tables.cluster.request(director, INTERNAL_EVENT, "", None,
                                           {"op": op, **payload}, 1)
     if not answer.get("ok"):
-        raise director_error(answer.get("error") or {})
+        raise answer_error(answer.get("error") or {})
     return answer["result"]
-
-
-def director_error(body: dict[str, Any]) -> HoldemError:
-    """The error the process running the tournaments answered, as the same class here: a
-    tournament error, or one :func:`~app.realtime.cluster.answer_error` knows."""
-    cls = ERRORS_BY_CODE.get(str(body.get("code")))
-    if cls is None:
-        return answer_error(body)
-    details = {k: v for k, v in body.items() if k not in ("code", "message")}
-    return cls(str(body.get("message", "")), **details)
 
 
 async def perform(tournaments: TournamentTables, op: str, payload: dict[str, Any]) -> Any:
@@ -56,7 +44,13 @@ async def perform(tournaments: TournamentTables, op: str, payload: dict[str, Any
         return service.listing()
     tournament_id = str(payload["tournament_id"]) if "tournament_id" in payload else ""
     if op == "detail":
-        return views.detail(service, tournament_id)
+        if tournament_id in service.tournaments:
+            return views.detail(service, tournament_id)
+        record = await service.store.stored(tournament_id)
+        if record is None:
+            raise TournamentNotFound(f"no tournament {tournament_id!r}",
+                                     tournament_id=tournament_id)
+        return views.stored(record)
     if op == "cancel":
         service.get(tournament_id)
         await service.cancel(tournament_id)
@@ -75,7 +69,7 @@ async def perform(tournaments: TournamentTables, op: str, payload: dict[str, Any
 
 def rules_of(data: TournamentCreate) -> Rules:
     """The rules a creation request asks for."""
-    structure = (structure_from_dict(data.structure) if data.structure is not None
+    structure = (structure_from_dict(data.structure.model_dump()) if data.structure is not None
                  else preset(data.preset or "turbo"))
     return Rules(TournamentKind(data.kind), structure, table_size=data.table_size,
                  buy_in=data.buy_in, fee=data.fee, max_entrants=data.max_entrants,

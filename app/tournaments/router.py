@@ -45,7 +45,8 @@ async def list_tournaments(tournaments: Tournaments) -> TournamentsPublic:
 @router.get("/{tournament_id}")
 async def read_tournament(tournament_id: TournamentId, tournaments: Tournaments
                           ) -> TournamentPublic:
-    """One tournament: structure, payouts, players with their chips, tables."""
+    """One tournament: structure, payouts, players with their chips, tables; once it is
+    over (finished or cancelled), as stored, with each entry's place and prize."""
     return TournamentPublic.model_validate(
         await operations.run(tournaments, "detail", {"tournament_id": tournament_id}))
 

@@ -3,27 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
+from app.db.tournaments import TournamentKind, TournamentStatus
 from app.poker.state import MAX_SEATS
 from app.tournaments.structure import InvalidStructure, Structure, structure_from_dict
 
-
-class TournamentKind(StrEnum):
-    """Sit & go (one table, starts when full) or multi-table (scheduled start)."""
-
-    SIT_AND_GO = "sit_and_go"
-    MULTI_TABLE = "multi_table"
-
-
-class TournamentStatus(StrEnum):
-    """Where a tournament is in its life."""
-
-    REGISTERING = "registering"
-    RUNNING = "running"
-    FINISHED = "finished"
-    CANCELLED = "cancelled"
+__all__ = ["Entry", "Rules", "TournamentKind", "TournamentStatus"]
 
 
 @dataclass(frozen=True, slots=True)

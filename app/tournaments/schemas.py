@@ -55,7 +55,8 @@ class TournamentsPublic(BaseModel):
 
 
 class TournamentPublic(TournamentSummary):
-    """One tournament in full: structure, payouts, players, tables, standings."""
+    """One tournament in full: structure, payouts, players, tables, standings (also once
+    it is over: each entry's place and prize as paid)."""
 
     table_size: int
     structure: dict[str, Any]
@@ -64,9 +65,54 @@ class TournamentPublic(TournamentSummary):
     payouts: list[int] = Field(description="The prize of each paid place for the entries "
                                "so far")
     players: list[dict[str, Any]] = Field(description="Every entry: name, chips, table, "
-                                          "seat, place")
+                                          "seat, busted, place (null until it can no "
+                                          "longer change), prize (once it is over)")
     tables: list[dict[str, Any]] = Field(description="Each table: number, table id, players")
     hand_for_hand: bool
+
+
+# Every number an admin sends is bounded here, well inside the 64-bit columns and the
+# clock's range: a value past them would fail in the database or the clock, not here.
+Credits = Annotated[int, Field(ge=0, le=10**9)]
+TournamentChips = Annotated[int, Field(ge=0, le=10**9)]
+Minutes = Annotated[int, Field(ge=1, le=24 * 60)]
+# 9999-12-31T23:59:59Z, the last second a datetime holds.
+LAST_UNIX_TIME = 253_402_300_799
+
+
+class LevelCreate(BaseModel):
+    """One level of a custom structure: blinds, ante and how long it lasts."""
+
+    model_config = {"extra": "forbid", "strict": True}
+
+    kind: Literal["level"]
+    small_blind: Annotated[int, Field(ge=1, le=10**9)]
+    big_blind: Annotated[int, Field(ge=1, le=10**9)]
+    ante: TournamentChips = 0
+    big_blind_ante: bool = False
+    minutes: Minutes
+
+
+class BreakCreate(BaseModel):
+    """A break between levels of a custom structure."""
+
+    model_config = {"extra": "forbid", "strict": True}
+
+    kind: Literal["break"]
+    minutes: Minutes
+
+
+class StructureCreate(BaseModel):
+    """A custom structure: the starting stack, the levels and breaks in order, and for how
+    many levels late registration stays open."""
+
+    model_config = {"extra": "forbid", "strict": True}
+
+    name: Annotated[str, Field(min_length=1, max_length=60), bounded(60)] = "custom"
+    starting_stack: Annotated[int, Field(ge=1, le=10**9)]
+    late_levels: Annotated[int, Field(ge=0, le=200)] = 0
+    periods: Annotated[list[Annotated[LevelCreate | BreakCreate, Field(discriminator="kind")]],
+                       Field(min_length=1, max_length=200)]
 
 
 class TournamentCreate(BaseModel):
@@ -77,12 +123,13 @@ class TournamentCreate(BaseModel):
     name: Annotated[str, Field(min_length=1, max_length=60), bounded(60)]
     kind: Literal["sit_and_go", "multi_table"]
     table_size: Annotated[int, Field(ge=2, le=10)] = 9
-    buy_in: Annotated[int, Field(ge=0, le=10**9)]
-    fee: Annotated[int, Field(ge=0, le=10**9)] = 0
+    buy_in: Credits
+    fee: Credits = 0
     preset: Literal["turbo", "regular"] | None = "turbo"
-    structure: dict[str, Any] | None = Field(None, description="A custom structure "
-                                             "(starting_stack, late_levels, periods)")
-    starts_at: float | None = Field(None, description="Unix time (multi-table only)")
+    structure: StructureCreate | None = Field(None, description="A custom structure "
+                                              "(starting_stack, late_levels, periods)")
+    starts_at: Annotated[float, Field(ge=0, le=LAST_UNIX_TIME, allow_inf_nan=False)] | None = (
+        Field(None, description="Unix time (multi-table only)"))
     max_entrants: Annotated[int, Field(ge=0, le=100_000)] = 0
     entries_per_player: Annotated[int, Field(ge=1, le=10)] = 1
     bots: Annotated[int, Field(ge=0, le=500)] = Field(0, description="Bots to register now "
@@ -91,5 +138,5 @@ class TournamentCreate(BaseModel):
     @model_validator(mode="after")
     def _start_for_multi_table(self) -> TournamentCreate:
         if self.kind == "multi_table" and self.starts_at is None:
-            raise ValueError("a multi-table tournament needs starts_at")
+            raise ValueError("a multi-table tournament needs a start time")
         return self

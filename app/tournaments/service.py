@@ -6,6 +6,12 @@ memory and stored after every change. A change is made on a copy, committed
 live state, so a refused or failed change leaves the tournament as it was.
 Changes to one tournament run one at a time (a lock per tournament).
 
+A hand's result is such a change, committed by the table it was played at: the
+tournament's new standings go into the table's own transaction with the hand
+(:meth:`TournamentService.hand_ended`), so the stored hands and the stored
+standings always agree, whenever the process dies. Starting a hand only marks
+the table busy in memory: a restart voids the hands that were in play anyway.
+
 Players appear in a tournament as ``user:<id>``; bots as ``bot:<name>``, and
 the house account pays their entries and receives their prizes.
 
@@ -26,9 +32,12 @@ from random import Random
 from typing import Any
 
 from app.poker.state import Stakes
-from app.realtime.seating import Person
+from app.table.assigned import Commit
+from app.table.state import Person
+from app.tournaments import deals
+from app.tournaments.deals import DealVote
 from app.tournaments.director import HandOutcome, Tournament
-from app.tournaments.errors import NotRegistered, TournamentNotFound, WrongTournamentState
+from app.tournaments.errors import TournamentNotFound, WrongTournamentState
 from app.tournaments.rules import Entry, Rules, TournamentStatus
 from app.tournaments.store import Payment, TournamentStore
 
@@ -47,6 +56,11 @@ def bot_key(name: str) -> str:
     return f"bot:{name}"
 
 
+def bot_public_id(tournament_id: str, name: str) -> str:
+    """A tournament bot's public id at the tables."""
+    return f"bot-{tournament_id}-{name}"
+
+
 class TournamentService:
     """Every tournament of this process."""
 
@@ -63,7 +77,7 @@ class TournamentService:
         self.players: dict[str, dict[str, str]] = defaultdict(dict)
         self.persons: dict[str, dict[str, Person]] = defaultdict(dict)
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._deals: dict[str, tuple[dict[str, int], set[str]]] = {}
+        self._deals: dict[str, DealVote] = {}
         self._clock_saved: dict[str, float] = {}
 
     # ---- life cycle -------------------------------------------------------------
@@ -105,7 +119,7 @@ class TournamentService:
         self, tournament_id: str, player: str, user_id: int | None, public_id: str, name: str
     ) -> None:
         if player.startswith("bot:"):
-            user_id, public_id = None, f"bot-{tournament_id}-{name}"
+            user_id, public_id = None, bot_public_id(tournament_id, name)
         self.players[tournament_id][player] = name
         self.persons[tournament_id][player] = Person(user_id, public_id, name)
 
@@ -137,7 +151,7 @@ class TournamentService:
 
     async def _enter(self, tournament_id: str, player: str, payer: int, name: str) -> Entry:
         async with self._locks[tournament_id]:
-            work = self._copy(tournament_id)
+            work = self.copy(tournament_id)
             entry = work.register(player, rng=self.rng)
             rules = work.rules
             payment = Payment(payer, entry.id, name, rules.buy_in, rules.fee)
@@ -149,7 +163,7 @@ class TournamentService:
     async def unregister(self, tournament_id: str, user_id: int) -> Entry:
         """Withdraw a user before the start; their buy-in and fee come back."""
         async with self._locks[tournament_id]:
-            work = self._copy(tournament_id)
+            work = self.copy(tournament_id)
             entry = work.unregister(user_key(user_id))
             await self.store.refund(tournament_id, [entry.id], work.to_dict())
             self.tournaments[tournament_id] = work
@@ -158,28 +172,27 @@ class TournamentService:
     async def cancel(self, tournament_id: str) -> list[Entry]:
         """Cancel before the start: every entry gets its buy-in and fee back."""
         async with self._locks[tournament_id]:
-            work = self._copy(tournament_id)
+            work = self.copy(tournament_id)
             refunded = work.cancel()
             await self.store.refund(tournament_id, [e.id for e in refunded], work.to_dict())
             self.tournaments[tournament_id] = work
             return refunded
 
-    async def start_due(self) -> list[str]:
-        """Start every tournament that is due (cancel those short of players); their ids."""
-        started = []
-        for tournament_id, t in list(self.tournaments.items()):
-            if not t.due(self.now()):
-                continue
-            if len(t.entries) < t.rules.min_entrants:
-                await self.cancel(tournament_id)
-                continue
-            async with self._locks[tournament_id]:
-                work = self._copy(tournament_id)
-                work.start(self.now(), rng=self.rng)
-                await self.store.save(tournament_id, work.to_dict())
-                self.tournaments[tournament_id] = work
-                started.append(tournament_id)
-        return started
+    async def start_if_due(self, tournament_id: str) -> TournamentStatus:
+        """Start the tournament if it is due (cancel it, refunded, if short of players);
+        its status after."""
+        t = self.get(tournament_id)
+        if not t.due(self.now()):
+            return t.status
+        if len(t.entries) < t.rules.min_entrants:
+            await self.cancel(tournament_id)
+            return TournamentStatus.CANCELLED
+        async with self._locks[tournament_id]:
+            work = self.copy(tournament_id)
+            work.start(self.now(), rng=self.rng)
+            await self.store.save(tournament_id, work.to_dict())
+            self.tournaments[tournament_id] = work
+            return work.status
 
     async def save(self, tournament_id: str, work: Tournament) -> None:
         """Store a changed copy of a running tournament and make it the live state."""
@@ -197,77 +210,92 @@ class TournamentService:
             places = {f.player: f.place for f in t.results()}
             await self.store.settle(tournament_id, places, won, t.to_dict())
             del self.tournaments[tournament_id]
+            self._deals.pop(tournament_id, None)
+            self._clock_saved.pop(tournament_id, None)
             return won
 
     # ---- play (called by the tournament's tables) ------------------------------------
 
     async def begin_hand(
-        self, tournament_id: str, table: int, stacks: dict[int, int]
+        self, tournament_id: str, table: int, stacks: dict[int, int], absent: frozenset[int]
     ) -> Stakes | None:
-        """Let ``table`` deal these seats now (None: not now) and say at what stakes."""
+        """Let ``table`` deal these seats now (None: not now) and say at what stakes;
+        ``absent`` are the seats of players sitting out. No hand starts while a deal is
+        put to the players; the first hand after it lapsed clears it."""
         async with self._locks[tournament_id]:
             t = self.tournaments.get(tournament_id)
             if t is None or not t.can_deal(table) or t.stacks(table) != stacks:
                 return None
+            vote = self._deals.get(tournament_id)
+            if vote is not None and vote.holding(self.now()):
+                return None
+            self._deals.pop(tournament_id, None)
             t.hand_started(table)
+            for seat, entry in t.tables[table].seats.items():
+                t.entries[entry].absent = seat in absent
             return t.clock().level.stakes()
 
     async def hand_ended(
-        self, tournament_id: str, table: int, stacks: dict[int, int], button: int
+        self, tournament_id: str, table: int, stacks: dict[int, int], button: int,
+        commit: Commit,
     ) -> HandOutcome:
-        """Record a hand's result at ``table``: busts, moves, and maybe the end. A hand
-        the tournament no longer waits for (a deal ended it meanwhile) changes nothing."""
+        """Record a hand's result at ``table`` (busts, moves, maybe the end): the new
+        standings are stored by ``commit``, the table's transaction with the hand, and
+        become the live state once it succeeds. A hand the tournament does not wait for
+        is committed alone and changes nothing here."""
         async with self._locks[tournament_id]:
-            t = self.tournaments.get(tournament_id)
-            if t is None or table not in t.in_hand:
-                return HandOutcome((), (), t is None or t.status is TournamentStatus.FINISHED)
-            outcome = t.hand_finished(table, stacks, button=button, rng=self.rng)
-            await self.store.save(tournament_id, t.to_dict())
+            live = self.tournaments.get(tournament_id)
+            if live is None or table not in live.in_hand:
+                await commit(())
+                return HandOutcome((), (), live is None
+                                   or live.status is TournamentStatus.FINISHED)
+            work = self.copy(tournament_id)
+            try:
+                outcome = work.hand_finished(table, stacks, button=button, rng=self.rng)
+            except WrongTournamentState:
+                # Never expected; the table's seats follow the standings again next hand.
+                log.exception("tournament %s: the result of table %d does not fit",
+                              tournament_id, table)
+                live.hand_voided(table)
+                await commit(())
+                return HandOutcome((), (), False)
+            await commit((self.store.writing(tournament_id, work.to_dict()),))
+            self.tournaments[tournament_id] = work
             return outcome
 
     async def tick(self, tournament_id: str) -> None:
         """Move a running tournament's clock on to now; store it when the level changes
         and every few seconds, so a crash loses at most that much of the clock."""
         async with self._locks[tournament_id]:
-            t = self.get(tournament_id)
-            before = t.clock().index
+            work = self.copy(tournament_id)
+            before = work.clock().index
             now = self.now()
-            t.tick(now)
-            if t.clock().index != before or now - self._clock_saved.get(
+            work.tick(now)
+            if work.clock().index != before or now - self._clock_saved.get(
                     tournament_id, 0.0) >= CLOCK_SAVE_SECONDS:
-                await self.store.save(tournament_id, t.to_dict())
+                await self.store.save(tournament_id, work.to_dict())
                 self._clock_saved[tournament_id] = now
+            self.tournaments[tournament_id] = work
 
-    async def agree_to_deal(self, tournament_id: str, user_id: int) -> dict[str, Any]:
-        """A player still in agrees to split the prizes left by ICM. When every person
-        still in agrees to the same offer (bots accept any), the tournament ends with it.
-        The offer changes with the chips, and agreement is to one offer only."""
+    async def agree_to_deal(self, tournament_id: str, user_id: int) -> DealVote:
+        """A player still in agrees to split the prizes left by ICM (see
+        :mod:`app.tournaments.deals`); the vote as it stands. When it is ``done`` the
+        tournament is finished with the deal."""
         async with self._locks[tournament_id]:
-            t = self.get(tournament_id)
-            offer = t.icm_offer()
-            player = user_key(user_id)
-            if not any(t.entries[e].player == player for e in offer):
-                raise NotRegistered("expected a player still in the tournament, got none")
-            votes = self._deals.get(tournament_id)
-            if votes is None or votes[0] != offer:
-                votes = self._deals[tournament_id] = (offer, set())
-            votes[1].add(player)
-            people = {t.entries[e].player for e in offer
-                      if not t.entries[e].player.startswith("bot:")}
-            done = people <= votes[1]
-            if done:
-                t.accept_deal()
-                await self.store.save(tournament_id, t.to_dict())
+            vote = deals.agree(self.get(tournament_id), self._deals.get(tournament_id),
+                               user_key(user_id), now=self.now())
+            self._deals[tournament_id] = vote
+            if vote.done:
+                work = self.copy(tournament_id)
+                work.accept_deal()
+                await self.store.save(tournament_id, work.to_dict())
+                self.tournaments[tournament_id] = work
                 del self._deals[tournament_id]
-            return {"offer": {self.name_of(tournament_id, t.entries[e].player): amount
-                              for e, amount in offer.items()},
-                    "agreed": len(votes[1] & people), "needed": len(people), "done": done}
+            return vote
 
     def copy(self, tournament_id: str) -> Tournament:
-        """A working copy of a tournament to change and then :meth:`save`."""
-        return self._copy(tournament_id)
-
-    def _copy(self, tournament_id: str) -> Tournament:
+        """A working copy of a tournament to change (and then store, as each change here
+        does, or give to :meth:`save`)."""
         live = self.get(tournament_id)
         work = Tournament.from_dict(live.to_dict())
         work.clock_at = live.clock_at

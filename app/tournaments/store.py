@@ -4,7 +4,9 @@ Each write is one transaction: a registration takes the buy-in into the prize
 pool, the fee out of circulation, adds the entry row and stores the new
 state; a withdrawal or a cancellation refunds; the end pays every prize out of
 the pool and records places. So after a crash the stored state always matches
-the credits the ledger holds for the tournament.
+the credits the ledger holds for the tournament. The state after a hand is
+written in the transaction of the table that played it (:meth:`TournamentStore.writing`),
+so it always matches the hands stored.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from app.db import ledger
 from app.db.engine import Database
 from app.db.models import User, utcnow
 from app.db.tournaments import EntryStatus, TournamentEntryRecord, TournamentRecord
+from app.table.store import Write
 from app.tournaments.rules import Rules, TournamentStatus
 
 OPEN_STATUSES = (TournamentStatus.REGISTERING, TournamentStatus.RUNNING)
@@ -35,6 +38,28 @@ class Payment:
     name: str
     buy_in: int
     fee: int
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEntry:
+    """One entry as stored: its name, the public id of whoever paid, place and prize."""
+
+    entry: str
+    name: str
+    public_id: str
+    status: EntryStatus
+    place: int | None
+    prize: int
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTournament:
+    """A tournament as stored, with its entries (for reading one no longer in play)."""
+
+    id: str
+    name: str
+    state: dict[str, Any]
+    entries: tuple[StoredEntry, ...]
 
 
 class TournamentStore:
@@ -98,10 +123,19 @@ class TournamentStore:
             await session.commit()
 
     async def save(self, tournament_id: str, state: dict[str, Any]) -> None:
-        """Write the tournament's state (a hand ended, the clock moved, it started)."""
+        """Write the tournament's state (the clock moved, it started, a deal ended it)."""
         async with self.database.sessions() as session:
             await _write(session, tournament_id, state)
             await session.commit()
+
+    def writing(self, tournament_id: str, state: dict[str, Any]) -> Write:
+        """The write of the tournament's state after a hand, for the table to make in its
+        own transaction with the hand (see :class:`app.table.store.Movement`)."""
+
+        async def write(session: AsyncSession) -> None:
+            await _write(session, tournament_id, state)
+
+        return write
 
     async def open_tournaments(self) -> list[TournamentRecord]:
         """Every tournament to resume when the server starts: registering, running, or
@@ -138,6 +172,22 @@ class TournamentStore:
                 .order_by(TournamentEntryRecord.id)
             )
             return [(e, int(u), str(p), str(n)) for e, u, p, n in rows]
+
+    async def stored(self, tournament_id: str) -> StoredTournament | None:
+        """The tournament with this id as stored, with every entry ever paid."""
+        async with self.database.sessions() as session:
+            record = await session.get(TournamentRecord, tournament_id)
+            if record is None:
+                return None
+            rows = await session.execute(
+                select(TournamentEntryRecord, User.public_id)
+                .join(User, User.id == TournamentEntryRecord.user_id)
+                .where(TournamentEntryRecord.tournament_id == tournament_id)
+                .order_by(TournamentEntryRecord.id)
+            )
+            entries = tuple(StoredEntry(row.entry, row.name, str(public_id), row.status,
+                                        row.place, row.prize) for row, public_id in rows)
+            return StoredTournament(record.id, record.name, dict(record.state), entries)
 
     async def pool_held(self, tournament_id: str) -> int:
         """Credits the ledger holds in the tournament's prize pool."""

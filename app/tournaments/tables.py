@@ -1,37 +1,43 @@
 """The live side of running tournaments: their tables, their clocks, and the end.
 
 Each table of a running tournament is an ordinary table (the same
-:class:`~app.realtime.dealer.Dealer` and engine) whose config names the
+:class:`~app.table.dealer.Dealer` and engine) whose config names the
 tournament. Its seats hold tournament chips, not credits: nobody buys in or
-cashes out there, so every chip movement it commits is empty (the hand record
-and state only), and the ledger's credits stay in the prize pool. The table
-asks the tournament before each hand (:class:`TournamentHandsAt`): its seats
-are made those the tournament assigns (players moved by balancing leave one
-table and appear at another), the level's stakes are used, and the hand's end
-is reported so the tournament records busts and moves players on.
+cashes out there, so no chip movement it commits carries credits, and the
+ledger's credits stay in the prize pool. The table asks the tournament
+(:class:`TournamentHandsAt`, the table's
+:class:`~app.table.assigned.TournamentHands`) who sits where, and takes those
+seats itself (:func:`app.table.assigned.take_assigned_seats`); before each hand
+it asks whether to deal and at what stakes; when a hand ends it stores the hand
+and the tournament's new standings in one transaction, takes its new seats
+(players moved away leave at once), and only then are the tables players moved
+to told: a moved player sits down there at once, during a hand too, and is
+dealt in from that table's next hand.
 
 A ticker moves every clock on, starts due tournaments, opens the tables a
 tournament needs, closes the tables it broke, and at the end pays the prizes
-and tells each player their place.
+and tells each player their place. Each tournament's tick, and each of its
+tables, fails alone: the error is logged (once, until it clears) and every other
+tournament and table plays on. A table number, and so a table id, is never used
+twice in a tournament (a broken table is never opened again: a new one is).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Coroutine, Mapping
 from typing import Any
 
 import socketio
 
-from app.poker.blinds import PlayerStatus
 from app.poker.bots import BotStyle
 from app.poker.state import Stakes
 from app.realtime.connections import LOBBY_ROOM, user_room
-from app.realtime.core import TableCore
-from app.realtime.lobby import TableService
-from app.realtime.seating import Player, TableConfig
-from app.realtime.table import Table
+from app.realtime.hosting import TableHost
+from app.table.assigned import AssignedSeat, Commit
+from app.table.state import TableConfig
+from app.table.table import Table
 from app.tournaments.director import HandOutcome
 from app.tournaments.rules import TournamentStatus
 from app.tournaments.service import TournamentService
@@ -48,33 +54,41 @@ def table_id(tournament_id: str, number: int) -> str:
 
 
 class TournamentHandsAt:
-    """What one tournament table asks its tournament (see ``TournamentHands``)."""
+    """What one tournament table asks its tournament (see
+    :class:`~app.table.assigned.TournamentHands`)."""
 
     def __init__(self, runner: TournamentTables, tournament_id: str, number: int) -> None:
         self.runner = runner
         self.tournament_id = tournament_id
         self.number = number
+        self._outcome: HandOutcome | None = None
 
-    def seat_players(self, core: TableCore) -> None:
-        """Make the table's seats those the tournament assigns (between hands)."""
-        self.runner.seat_players(self.tournament_id, self.number, core)
+    def seats(self) -> Mapping[int, AssignedSeat] | None:
+        """The seats the tournament assigns this table now."""
+        return self.runner.assigned(self.tournament_id, self.number)
 
-    async def begin_hand(self, stacks: dict[int, int]) -> Stakes | None:
+    async def begin_hand(self, stacks: dict[int, int], absent: frozenset[int]) -> Stakes | None:
         """The level's stakes if the tournament lets these seats be dealt now."""
-        return await self.runner.service.begin_hand(self.tournament_id, self.number, stacks)
+        return await self.runner.service.begin_hand(self.tournament_id, self.number, stacks,
+                                                    absent)
 
-    async def hand_ended(self, stacks: dict[int, int], button: int) -> None:
-        """Tell the tournament; then move players, and maybe finish."""
-        outcome = await self.runner.service.hand_ended(self.tournament_id, self.number, stacks,
-                                                       button)
-        await self.runner.after_hand(self.tournament_id, self.number, outcome)
+    async def hand_ended(self, stacks: dict[int, int], button: int, commit: Commit) -> None:
+        """Record the hand's result: the standings are committed with the hand."""
+        self._outcome = await self.runner.service.hand_ended(
+            self.tournament_id, self.number, stacks, button, commit)
+
+    async def after_hand(self) -> None:
+        """Move players on at the other tables; announce busts; maybe finish."""
+        outcome, self._outcome = self._outcome, None
+        if outcome is not None:
+            await self.runner.after_hand(self.tournament_id, self.number, outcome)
 
 
 class TournamentTables:
     """The tables and clocks of every running tournament of this process."""
 
     def __init__(
-        self, service: TournamentService, tables: TableService, sio: socketio.AsyncServer,
+        self, service: TournamentService, tables: TableHost, sio: socketio.AsyncServer,
         *, tick_seconds: float = TICK_SECONDS,
     ) -> None:
         self.service = service
@@ -85,7 +99,8 @@ class TournamentTables:
         self._step_lock = asyncio.Lock()
         self._finishing: set[str] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
-        tables.on_restore = self.attach
+        self._failing: set[str] = set()
+        tables.attach_restored = self.attach
 
     # ---- life cycle ---------------------------------------------------------------
 
@@ -127,33 +142,67 @@ class TournamentTables:
     # ---- one tick ----------------------------------------------------------------------
 
     async def step(self) -> None:
-        """Start due tournaments, move clocks on, open and close tables as needed."""
+        """Start due tournaments, move clocks on, open and close tables as needed, pay
+        the finished; each tournament alone (one failing stops no other)."""
         if not self.tables.director:
             return
         async with self._step_lock:
-            for tournament_id in await self.service.start_due():
+            for tournament_id in list(self.service.tournaments):
+                await self._guarded(f"tournament {tournament_id}",
+                                    self._step_one(tournament_id))
+
+    async def _step_one(self, tournament_id: str) -> None:
+        t = self.service.tournaments.get(tournament_id)
+        if t is None:
+            return
+        if t.status is TournamentStatus.REGISTERING:
+            status = await self.service.start_if_due(tournament_id)
+            if status is TournamentStatus.CANCELLED:
+                await self.removed(tournament_id)
+                return
+            if status is TournamentStatus.RUNNING:
                 await self.announce(tournament_id)
-            for tournament_id, t in list(self.service.tournaments.items()):
-                if t.status is TournamentStatus.RUNNING:
-                    await self.service.tick(tournament_id)
-                    await self.sync_tables(tournament_id)
-                elif t.status is TournamentStatus.FINISHED:
-                    await self.finish(tournament_id)
+            t = self.service.get(tournament_id)
+        if t.status is TournamentStatus.RUNNING:
+            await self.service.tick(tournament_id)
+            await self.sync_tables(tournament_id)
+        elif t.status is TournamentStatus.FINISHED:
+            await self.finish(tournament_id)
+
+    async def _guarded(self, what: str, work: Awaitable[None]) -> None:
+        """Run ``work`` for ``what`` (a tournament, a table); a failure is logged (once
+        until ``what`` works again), not raised, so it stops nothing else."""
+        try:
+            await work
+        except Exception:
+            if what not in self._failing:
+                self._failing.add(what)
+                log.exception("%s failed; the others play on (logged once until it works "
+                              "again)", what)
+        else:
+            if what in self._failing:
+                self._failing.discard(what)
+                log.info("%s works again", what)
 
     async def sync_tables(self, tournament_id: str) -> None:
-        """Open the tables the tournament has, close the ones it broke, poke the rest."""
+        """Open the tables the tournament has, close the ones it broke, poke the rest
+        (each table alone: one that cannot open stops no other)."""
         t = self.service.get(tournament_id)
         for number in sorted(t.tables):
-            table = self.tables.tables.get(table_id(tournament_id, number))
-            if table is None:
-                await self._open(tournament_id, number)
-            elif not table.closed:
-                table.core.mailbox.post(self._deal_when_ready, table)
+            await self._guarded(f"table {table_id(tournament_id, number)}",
+                                self._keep_open(tournament_id, number))
         prefix = f"{tournament_id}t"
         for tid, table in list(self.tables.tables.items()):
             if (tid.startswith(prefix) and not table.closed
                     and int(tid.removeprefix(prefix)) not in t.tables):
                 await self._close(table, "the tournament broke this table")
+
+    async def _keep_open(self, tournament_id: str, number: int) -> None:
+        table = self.tables.tables.get(table_id(tournament_id, number))
+        if table is None:
+            await self._open(tournament_id, number)
+        elif not table.closed:
+            table.core.mailbox.post(self._deal_when_ready, table)
 
     async def _open(self, tournament_id: str, number: int) -> None:
         t = self.service.get(tournament_id)
@@ -164,11 +213,13 @@ class TournamentTables:
             action_seconds=self.tables.services.settings.action_seconds,
             tournament=tournament_id,
         )
-        await self.tables.open_table(table_id(tournament_id, number), config, attach=self.attach)
+        await self.tables.open(table_id(tournament_id, number), config, attach=self.attach)
 
     async def _deal_when_ready(self, table: Table) -> None:
-        if table.state.current is None and table.dealer.tournament is not None:
-            table.dealer.tournament.seat_players(table.core)
+        """Take the seats the tournament assigns (arrivals sit down during a hand too) and
+        deal when a hand can start."""
+        if table.dealer.tournament is not None:
+            await table.dealer.take_seats()
             table.dealer.schedule_start()
 
     async def _close(self, table: Table, reason: str) -> None:
@@ -179,43 +230,22 @@ class TournamentTables:
 
     # ---- seats ----------------------------------------------------------------------
 
-    def seat_players(self, tournament_id: str, number: int, core: TableCore) -> None:
-        """Make a table's seats (between hands) those the tournament assigns."""
+    def assigned(self, tournament_id: str, number: int) -> dict[int, AssignedSeat] | None:
+        """Who the tournament seats at its table ``number`` now (None once it is not
+        running: the table keeps its seats until it closes)."""
         t = self.service.tournaments.get(tournament_id)
-        state = core.state
-        if t is None or state.current is not None:
-            return
+        if t is None or t.status is not TournamentStatus.RUNNING:
+            return None
         seating = t.tables.get(number)
-        wanted = dict(seating.seats) if seating else {}
-        changed = False
-        for seat, player in list(state.players.items()):
-            wanted_id = wanted.get(seat)
-            if wanted_id is None or self.service.person(
-                    tournament_id, t.entries[wanted_id].player) != player.person:
-                del state.players[seat]
-                core.event({"type": "player_left", "seat": seat,
-                            "player": player.person.public(player.bot), "stack": player.stack})
-                changed = True
-        for seat, entry_id in sorted(wanted.items()):
-            entry = t.entries[entry_id]
-            held = state.players.get(seat)
-            if held is None:
-                held = Player(seat, self.service.person(tournament_id, entry.player), entry.chips,
-                              status=PlayerStatus.PLAYING, bot=_style(entry.player),
-                              time_bank=core.settings.time_bank_seconds)
-                state.players[seat] = held
-                core.announce_sat(held)
-                if held.user_id is not None:  # sent with the seat, once it is stored
-                    core.out.to_user(held.user_id, "user:notice", {
-                        "kind": "tournament_seat", "table_id": core.id,
+        seats: dict[int, AssignedSeat] = {}
+        for seat, entry_id in (seating.seats.items() if seating else ()):
+            player = t.entries[entry_id].player
+            seats[seat] = AssignedSeat(
+                self.service.person(tournament_id, player), t.entries[entry_id].chips,
+                bot=_style(player),
+                notice={"kind": "tournament_seat", "table_id": table_id(tournament_id, number),
                         "tournament_id": tournament_id, "seat": seat})
-                changed = True
-            elif held.stack != entry.chips:
-                held.stack = entry.chips
-                changed = True
-            entry.absent = held.status is PlayerStatus.SITTING_OUT
-        if changed:
-            core.touch()
+        return seats
 
     def _background(self, work: Coroutine[Any, Any, Any]) -> None:
         """Run ``work`` beside the table's task, keeping a reference until it ends."""
@@ -250,6 +280,30 @@ class TournamentTables:
                     "kind": "tournament_busted", "table_id": None,
                     "tournament_id": tournament_id, "place": places.get(entry_id)},
                     room=user_room(person.user_id))
+
+    # ---- a deal ---------------------------------------------------------------------
+
+    async def deal(self, tournament_id: str, user_id: int) -> dict[str, Any]:
+        """A player agrees to an ICM deal (see :mod:`app.tournaments.deals`): the players
+        still to agree are asked (``tournament_deal``); once all agreed, the tournament
+        ends with it. The vote as the ack tells it."""
+        vote = await self.service.agree_to_deal(tournament_id, user_id)
+        t = self.service.get(tournament_id)
+        told = {"tournament_id": tournament_id,
+                "offer": {self.service.name_of(tournament_id, t.entries[e].player): amount
+                          for e, amount in vote.offer.items()},
+                "agreed": len(vote.agreed), "needed": len(vote.needed),
+                "expires_at": vote.until}
+        if vote.done:
+            await self.finish(tournament_id)
+            return {**told, "done": True}
+        for player in sorted(vote.needed - vote.agreed):
+            asked = self.service.person(tournament_id, player).user_id
+            if asked is not None:
+                await self.sio.emit("user:notice", {"kind": "tournament_deal",
+                                                    "table_id": None, **told},
+                                    room=user_room(asked))
+        return {**told, "done": False}
 
     async def finish(self, tournament_id: str) -> None:
         """Pay the prizes, tell every player their place, close the tables."""

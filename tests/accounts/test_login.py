@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import replace
 
 import httpx
@@ -11,7 +10,7 @@ from app.accounts.tokens import CSRF_COOKIE, SESSION_COOKIE, issue_session_token
 from app.config import Settings
 from app.db.models import UserStatus, utcnow
 from app.main import create_app
-from tests.conftest import Accounts, running
+from tests.conftest import Accounts, production, random_secret, running
 
 
 def set_cookie_headers(response: httpx.Response) -> dict[str, str]:
@@ -41,8 +40,7 @@ async def test_login_sets_an_httponly_lax_cookie_and_returns_the_token(
 
 
 async def test_login_cookies_are_secure_outside_development(settings: Settings) -> None:
-    production = replace(settings, env="production", secret_key=secrets.token_urlsafe(48))
-    async with running(create_app(production)) as app:
+    async with running(create_app(production(settings))) as app:
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="https://testserver") as web:
             signup = await web.post("/auth/signup", json={
@@ -93,7 +91,7 @@ async def test_an_expired_or_foreign_token_is_refused(
     player = await accounts.player()
     expired = issue_session_token(player.id, 0, replace(settings, session_ttl_seconds=-10),
                                   now=utcnow())
-    other_server = replace(settings, secret_key="another-secret-key-entirely-0123456789")
+    other_server = replace(settings, secret_key=random_secret())
     foreign = issue_session_token(player.id, 0, other_server, now=utcnow())
     for token in (expired.token, foreign.token):
         response = await client.get("/users/me", headers={"Authorization": f"Bearer {token}"})

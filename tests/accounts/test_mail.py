@@ -4,20 +4,27 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from dataclasses import replace
 from datetime import timedelta
-from email import message_from_bytes, policy
+from email import message_from_bytes, message_from_string, policy
 from email.message import EmailMessage
 from pathlib import Path
 
+import httpx
 import pytest
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP, Envelope, Session
+from fastapi import FastAPI
 from sqlalchemy import select, update
 
 from app.accounts import mail
 from app.accounts.mail import Mailer, links_in
+from app.accounts.tokens import hash_link_token
 from app.config import Settings
 from app.db.engine import Database
 from app.db.models import MailStatus, OutboxMail, utcnow
+from tests.conftest import PASSWORD, Mailbox, free_port, token_of
 
 KINDS = [mail.VERIFY, mail.WELCOME, mail.PASSWORD_RESET, mail.PASSWORD_CHANGED,
          mail.EMAIL_CHANGE_NEW, mail.EMAIL_CHANGE_OLD, mail.ACCOUNT_DELETED]
@@ -56,7 +63,7 @@ def test_every_mail_has_a_text_and_an_escaped_html_part(
     assert "Ann &lt;b&gt;" in html.get_content()
 
 
-async def test_without_smtp_mail_lands_in_the_outbox_and_the_link_is_logged(
+async def test_without_smtp_mail_lands_in_the_outbox_and_its_path_not_its_link_is_logged(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, database: Database
 ) -> None:
     mailer = Mailer(outbox_settings(tmp_path), database)
@@ -68,9 +75,52 @@ async def test_without_smtp_mail_lands_in_the_outbox_and_the_link_is_logged(
     message = message_from_bytes(files[0].read_bytes(), policy=policy.default)
     assert isinstance(message, EmailMessage)
     assert links_in(message)[0] == CONTEXT["link"]
-    assert CONTEXT["link"] in caplog.text
+    assert str(files[0]) in caplog.text
+    assert "token=" not in caplog.text
     (row,) = await _rows(database)
     assert row.status is MailStatus.SENT and row.attempts == 1 and row.sent_at is not None
+
+
+async def test_a_sent_mail_keeps_the_hash_of_its_link_token_not_the_live_link(
+    client: httpx.AsyncClient, mailbox: Mailbox, app: FastAPI,
+) -> None:
+    email = "keeper@example.com"
+    signup = await client.post("/auth/signup", json={
+        "email": email, "password": PASSWORD, "display_name": "Keeper"})
+    assert signup.status_code == 202, signup.text
+    token = token_of(await mailbox.wait_for(email, "confirm your"))
+    await app.state.mailer.drain()  # until the sender has recorded it sent
+    rows = await _rows(app.state.database)
+    (row,) = [r for r in rows if r.recipient == email]
+    assert row.status is MailStatus.SENT
+    assert token not in row.message and "token=" in row.message
+    assert f"token=sha256-{hash_link_token(token)}" in stored_text(row.message)
+    # The delivered link still works: only the stored copy was changed.
+    verified = await client.post("/auth/verify-email", json={"token": token})
+    assert verified.status_code == 200, verified.text
+
+
+async def test_a_given_up_mail_keeps_no_live_link_either(
+    tmp_path: Path, database: Database
+) -> None:
+    port_nobody_listens_on = 9
+    settings = replace(outbox_settings(tmp_path), smtp_host="127.0.0.1",
+                       smtp_port=port_nobody_listens_on, smtp_security="none",
+                       mail_max_attempts=1, smtp_timeout_seconds=2)
+    mailer = Mailer(settings, database)
+    await _queue(mailer, database, mail.PASSWORD_RESET, "ann@example.com")
+    await mailer.drain()
+    (row,) = await _rows(database)
+    assert row.status is MailStatus.FAILED
+    assert "token=abc" not in stored_text(row.message)
+    assert f"token=sha256-{hash_link_token('abc')}" in stored_text(row.message)
+
+
+def stored_text(text: str) -> str:
+    """Every text part of a stored message, decoded (quoted-printable may fold a link)."""
+    message = message_from_string(text, policy=policy.default)
+    return "\n".join(part.get_content() for part in message.walk()
+                     if part.get_content_maintype() == "text")
 
 
 async def test_a_rolled_back_change_sends_nothing(tmp_path: Path, database: Database) -> None:
@@ -155,3 +205,41 @@ async def test_a_claim_left_by_a_dead_sender_lapses_and_the_mail_goes_out_once(
     assert len(list((tmp_path / "outbox").glob("*.eml"))) == 1
     (row,) = await _rows(database)
     assert row.status is MailStatus.SENT and row.claimed_by == mailer.sender_id
+
+
+class StalledMailServer:
+    """An SMTP handler that takes a message's data in and never answers it."""
+
+    def __init__(self) -> None:
+        self.receiving = threading.Event()
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        self.receiving.set()
+        await asyncio.sleep(3600)  # until the controller stops and cancels it
+        return "250 too late"
+
+
+async def test_stopping_the_sender_does_not_wait_for_a_stalled_mail_server(
+    tmp_path: Path, database: Database
+) -> None:
+    stalled = StalledMailServer()
+    controller = Controller(stalled, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    settings = replace(outbox_settings(tmp_path), smtp_host="127.0.0.1",
+                       smtp_port=controller.port, smtp_security="none",
+                       smtp_timeout_seconds=3600)
+    mailer = Mailer(settings, database)
+    await _queue(mailer, database, mail.WELCOME, "ann@example.com")
+    mailer.start()
+    try:
+        assert await asyncio.to_thread(stalled.receiving.wait, 10), "no mail reached the server"
+        # A stopping server cancels the send mid-conversation: it must not then wait (up to
+        # SMTP_TIMEOUT_SECONDS) for an answer to a goodbye the server will never give.
+        closing = asyncio.create_task(mailer.close())
+        done, _ = await asyncio.wait({closing}, timeout=10)
+        assert closing in done, "stopping the sender waits for the mail server's answer"
+    finally:
+        controller.stop()  # ends the conversation: a sender still waiting for it stops too
+        await mailer.close()
+    (row,) = await _rows(database)
+    assert row.status is MailStatus.PENDING and row.sent_at is None  # due at the next start

@@ -54,3 +54,32 @@ async def test_sign_up_verify_log_in_and_read_me_over_real_http(
         assert logout.status_code == 204
         docs = await web.get("/openapi.json")
         assert docs.json()["paths"]["/auth/signup"]["post"]["summary"]
+
+
+IMPERSONATIONS = ["Alıce", "Alïce", "ɑlice", "Ꭺlice", "Aliᴄe"]
+
+
+async def test_names_that_impersonate_another_are_taken_over_real_http(
+    server_url: str, mailbox: Mailbox
+) -> None:
+    async with httpx.AsyncClient(base_url=server_url) as web:
+        first = await web.post("/auth/signup", json={
+            "email": "alice@example.com", "password": PASSWORD, "display_name": "Alice"})
+        assert first.status_code == 202
+        for number, name in enumerate(IMPERSONATIONS):
+            response = await web.post("/auth/signup", json={
+                "email": f"fake{number}@example.com", "password": PASSWORD,
+                "display_name": name})
+            assert response.status_code == 409, (name, response.text)
+            assert response.json()["error"]["code"] == "display_name_taken"
+
+
+async def test_two_look_alike_names_claimed_at_once_go_to_one_account(
+    server_url: str, mailbox: Mailbox
+) -> None:
+    async with httpx.AsyncClient(base_url=server_url) as web:
+        answers = await asyncio.gather(*(web.post("/auth/signup", json={
+            "email": f"racer{number}@example.com", "password": PASSWORD,
+            "display_name": name}) for number, name in enumerate(IMPERSONATIONS)))
+    codes = sorted(answer.status_code for answer in answers)
+    assert codes == [202] + [409] * (len(IMPERSONATIONS) - 1), [a.text for a in answers]

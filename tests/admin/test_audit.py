@@ -17,18 +17,21 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from sqlalchemy import update
+import pytest
+from sqlalchemy import select, update
 
+from app.admin import hand_audit
 from app.admin.audit import AuditReport, Check, audit
+from app.admin.hand_audit import HandOff
 from app.db import ledger
 from app.db.engine import Database
-from app.db.models import LedgerReason, TableEscrow, User
-from app.db.tables import TableRecord
+from app.db.models import LedgerEntry, LedgerReason, TableEscrow, User
+from app.db.tables import HandPlayer, HandRecord, TableRecord
 from app.poker.bots import BotStyle
 from app.poker.state import Stakes
-from app.realtime.seating import Person, Player, Successor, TableConfig, TableState
-from app.realtime.store import FinishedHand, Movement, TableStore, Transfer
-from tests.conftest import Accounts
+from app.table.state import Person, Player, Successor, TableConfig, TableState
+from app.table.store import FinishedHand, Movement, TableStore, Transfer
+from tests.conftest import Accounts, hand_summary
 
 ROOT = Path(__file__).resolve().parents[2]
 GRANT = 10_000
@@ -51,8 +54,8 @@ def bot(seat: int) -> Player:
 
 def hand(*results: tuple[int, int, int]) -> FinishedHand:
     number = next(_hands)
-    return FinishedHand(id=f"hand-{number}", number=number, pot=0, phh="", summary={},
-                        started_at=0.0, results=results)
+    return FinishedHand(id=f"hand-{number}", number=number, pot=0, phh="",
+                        summary=hand_summary(*results), started_at=0.0, results=results)
 
 
 @dataclass
@@ -280,6 +283,57 @@ async def test_admins_read_the_audit_over_http(
     assert refused.status_code == 403
 
 
+async def forge_hand_result(world: World, winner: str, loser: str, amount: int) -> str:
+    """Move ``amount`` more of the duel's result from ``loser`` to ``winner`` in every place
+    the credits are counted: balances, their buy-in entries and ``hand_players``; the
+    hand's stored summary is left as it was. The id of the forged hand."""
+    people = world.people
+    async with world.database.sessions() as session:
+        hand_id = (await session.execute(
+            select(HandPlayer.hand_id).where(HandPlayer.user_id == people[winner]))).scalar_one()
+        for name, change in ((winner, amount), (loser, -amount)):
+            user_id = people[name]
+            await session.execute(update(User).where(User.id == user_id)
+                                  .values(balance=User.balance + change))
+            await session.execute(update(LedgerEntry).where(
+                LedgerEntry.user_id == user_id, LedgerEntry.reason == LedgerReason.TABLE_BUY_IN)
+                .values(amount=LedgerEntry.amount + change))
+            await session.execute(update(HandPlayer).where(HandPlayer.user_id == user_id)
+                                  .values(net=HandPlayer.net + change))
+        await session.commit()
+    return str(hand_id)
+
+
+async def test_a_consistent_forgery_of_a_hand_result_is_caught_by_the_hands_summary(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(hand_audit, "BATCH", 2)  # the three hands come in two pages
+    world = await arrange(database)
+    hand_id = await forge_hand_result(world, "alice", "bob", 100)
+    report = await audit(database)
+    # Every credit check agrees with the forgery: only the hand's own record does not.
+    assert report.totals_balanced and off(report) == set()
+    assert not report.balanced
+    assert report.hands == (HandOff(hand_id, "duel", "seat 0: hand_players says 300, the "
+                                                    "hand's summary 200"),)
+    assert f"hand {hand_id} (table duel): seat 0" in report.describe()
+
+
+async def test_a_summary_that_does_not_add_up_is_named(database: Database) -> None:
+    world = await arrange(database)
+    async with database.sessions() as session:
+        record = (await session.execute(select(HandRecord).where(
+            HandRecord.table_id == "duel"))).scalar_one()
+        rows = [dict(row) for row in record.summary["players"]]
+        rows[0]["net"], rows[0]["final_stack"] = 300, 1_300
+        record.summary = {**record.summary, "players": rows}
+        await session.execute(update(HandPlayer).where(
+            HandPlayer.user_id == world.people["alice"]).values(net=300))
+        await session.commit()
+    (found,) = (await audit(database)).hands
+    assert found.problem == "the seats' nets sum to +100, not 0"
+
+
 def holdem_audit(database_url: str, *args: str) -> subprocess.CompletedProcess[str]:
     """``holdem audit`` in a real process against ``database_url``."""
     env = {**os.environ, "DATABASE_URL": database_url}
@@ -305,3 +359,17 @@ async def test_holdem_audit_exits_0_when_balanced_and_1_naming_what_is_off(
     assert report["balanced"] is False
     assert report["tables"] == [{"table_id": "duel", "status": "open", "expected": 2_000,
                                  "actual": 2_005}]
+    assert report["hands"] == []
+
+
+async def test_holdem_audit_names_a_hand_whose_results_were_forged_consistently(
+    database: Database, database_url: str
+) -> None:
+    world = await arrange(database)
+    hand_id = await forge_hand_result(world, "alice", "bob", 100)
+    done = holdem_audit(database_url)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"hand {hand_id} (table duel): seat 0: hand_players says 300" in done.stdout
+    report = json.loads(holdem_audit(database_url, "--json").stdout)
+    assert report["hands"] == [{"hand_id": hand_id, "table_id": "duel", "problem":
+                                "seat 0: hand_players says 300, the hand's summary 200"}]

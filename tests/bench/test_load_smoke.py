@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -19,15 +20,25 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def free_ports(count: int = 4) -> int:
+    """The first of ``count`` consecutive free ports (the bench's servers listen on port,
+    port + 1, ...), below the range the system hands out to outgoing connections."""
+    rng = random.Random()
+    for _ in range(200):
+        base = rng.randrange(20_000, 32_000 - count)
+        try:
+            for port in range(base, base + count):
+                with socket.socket() as s:
+                    s.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        return base
+    raise RuntimeError("no free run of ports")
 
 
 def run_load(*args: str) -> dict[str, Any]:
     command = [sys.executable, str(ROOT / "bench" / "load.py"), "--json",
-               "--port", str(free_port()), *args]
+               "--port", str(free_ports()), *args]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -51,7 +62,7 @@ def test_bare_baseline_at_table_pace_over_two_generator_processes():
 
 
 def test_holdem_server_acks_every_action_of_two_full_tables():
-    pytest.importorskip("app.realtime.events", reason="needs the realtime layer")
+    pytest.importorskip("app.realtime.dispatch", reason="needs the realtime layer")
     result = run_load("--target", "holdem", "--clients", "12", "--mode", "fast",
                       "--hand-delay", "0.2", "--warmup", "0.5", "--duration", "2")
     assert_clean(result, 12)

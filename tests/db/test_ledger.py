@@ -138,17 +138,16 @@ async def test_buy_ins_and_cash_outs_move_chips_between_balances_and_a_table(
                                                                              2_000, 0)
     assert state.balanced
 
-    # Bob wins 300 from Alice, 10 goes to rake; both leave the table.
+    # Bob wins 300 from Alice; both leave the table.
     async with database.sessions() as session:
-        await ledger.remove_from_table(session, "table-1", 10)
         await ledger.release(session, alice, "table-1", 100)
-        await ledger.release(session, bob, "table-1", 890)
+        await ledger.release(session, bob, "table-1", 900)
         assert await ledger.escrowed_at(session, "table-1") == 0
         await session.commit()
     assert await balance_of(database, alice) == 700
-    assert await balance_of(database, bob) == 1_290
+    assert await balance_of(database, bob) == 1_300
     state = await audit(database)
-    assert (state.balances, state.escrowed, state.granted, state.removed) == (1_990, 0, 2_000, 10)
+    assert (state.balances, state.escrowed, state.granted, state.removed) == (2_000, 0, 2_000, 0)
     assert state.balanced
 
 

@@ -108,3 +108,36 @@ async def test_existing_display_names_are_rekeyed_by_their_skeleton(tmp_path: Pa
     assert keys[2] == "аlice"  # the newer look-alike keeps its old key
     assert keys[3] == skeleton("B0b") == "bob"
     assert keys[4] is None  # both its skeleton and its old key belong to an older account
+
+
+async def test_names_are_rekeyed_by_their_confusable_skeleton_and_keep_their_names(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'skeletons.sqlite3'}"
+    await asyncio.to_thread(upgrade, url, "0007")
+    engine = create_engine(url)
+    # Keys as the previous look-alike fold stored them.
+    names = {1: ("Alice", "allce"), 2: ("Ꭺlice", "ꭺlice"), 3: ("Alıce", "alıce"),
+             4: ("Sam", "sam"), 5: ("mmmmmmmmmmmmmmmmmmmm", "m" * 20)}
+    try:
+        async with engine.begin() as connection:
+            for user_id, (name, key) in names.items():
+                await connection.execute(text(
+                    "INSERT INTO users (id, public_id, email, display_name, display_name_key, "
+                    "role, status, token_version, balance, created_at, updated_at) VALUES "
+                    "(:id, :pid, :email, :name, :key, 'player', 'active', 0, 0, :at, :at)"),
+                    {"id": user_id, "pid": f"{user_id:032x}", "email": f"u{user_id}@example.com",
+                     "name": name, "key": key, "at": "2026-01-01 00:00:00"})
+        await asyncio.to_thread(upgrade, url)
+        async with engine.connect() as connection:
+            rows = (await connection.execute(
+                text("SELECT id, display_name, display_name_key FROM users"))).all()
+    finally:
+        await engine.dispose()
+    keys = {user_id: key for user_id, _, key in rows}
+    assert {user_id: name for user_id, name, _ in rows} == {
+        user_id: name for user_id, (name, _) in names.items()}
+    assert keys[1] == skeleton("Ꭺlice") == skeleton("Alıce")  # the oldest keeps the skeleton
+    assert (keys[2], keys[3]) == ("ꭺlice", "alıce")  # newer look-alikes keep their old key
+    assert keys[4] == skeleton("Sarn") == "sarn"
+    assert keys[5] == "rn" * 20

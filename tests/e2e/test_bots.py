@@ -42,12 +42,12 @@ async def test_bots_fill_seats_play_hands_and_never_reveal_their_cards(
         if event["type"] == "hole_cards_dealt" and event["seat"] != 0:
             assert event["cards"] is None
     listing = next(t for t in
-               (await server.realtime.tables.listing()) if t["table_id"] == table_id)
+               (await server.realtime.lobby.listing()) if t["table_id"] == table_id)
     assert listing["bots"] == 2 and listing["seated"] == 3
     await client.ok("table:leave", {"table_id": table_id})
     notice = await client.wait_for("user:notice", lambda n: n["kind"] == "cashed_out")
     assert notice["amount"] >= 0
-    live = server.realtime.tables.get(table_id)
+    live = server.realtime.host.get(table_id)
     assert all(p.is_bot for p in live.state.players.values())
     bots_stacks = sum(p.stack for p in live.state.players.values())
     async with server.database.sessions() as session:

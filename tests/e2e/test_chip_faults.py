@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy.exc import OperationalError
 
 from app.db import ledger
-from app.realtime.store import Movement, TableStore
+from app.table.store import Movement, TableStore
 from tests.conftest import Accounts
 from tests.realtime.harness import LiveServer, is_event, seat_players
 
@@ -47,11 +47,11 @@ async def test_a_cash_out_that_cannot_be_stored_keeps_the_seat_and_its_chips(
     await table.act("fold")
     await table.hand_ended()
     await leaver.ok("table:sit-out", {"table_id": table.id})
-    faults = FailingStore(server.realtime.tables.services.store)
+    faults = FailingStore(server.realtime.host.services.store)
     faults.failing = lambda movement: bool(movement.payouts)
     ack = await leaver.call("table:leave", {"table_id": table.id})
     assert ack["error"]["code"] == "service_unavailable"
-    live = server.realtime.tables.get(table.id)
+    live = server.realtime.host.get(table.id)
     player = live.state.player_of(table.players[1].id)
     assert player is not None
     stack = player.stack
@@ -73,7 +73,7 @@ async def test_a_hand_whose_end_cannot_be_stored_is_played_again_from_its_last_d
     server: LiveServer, players: Accounts, connect: Any
 ) -> None:
     table = await seat_players(players, connect, [1000, 1000])
-    faults = FailingStore(server.realtime.tables.services.store)
+    faults = FailingStore(server.realtime.host.services.store)
     faults.failing = lambda movement: movement.hand is not None
     turn = await table.turn()
     actor = table.seats[turn["seat"]]

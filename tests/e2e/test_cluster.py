@@ -14,24 +14,27 @@ import signal
 import sys
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
+from datetime import timedelta
 from email import message_from_bytes, message_from_string, policy
 from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import pytest
+import redis.asyncio as redis
 import socketio
 from sqlalchemy import func, select
 
 from app.db import ledger
 from app.db.engine import Database
-from app.db.migrations import upgrade
-from app.db.models import MailStatus, OutboxMail
+from app.db.models import MailStatus, OutboxMail, utcnow
 from app.db.tables import HandRecord, ServerProcess, TableRecord
-from tests.conftest import free_port, fresh_postgres_database
+from tests.conftest import free_port, fresh_postgres_database, random_secret
 from tests.e2e.test_crash import Server, _player
+from tests.e2e.test_outage import Outage
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis]
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
 LEASE_SECONDS = 2.0
 LOGINS = 6  # per address, counted in Redis by every process together
@@ -77,7 +80,10 @@ class Seat:
             self.seq = max(self.seq, seq)
             self.arrivals.append((asyncio.get_running_loop().time(), seq))
         if name == "table:event":
-            self.events.append(data["event"])
+            self.events.append({"hand_id": data.get("hand_id"), **data["event"]})
+        if name == "table:snapshot" and data.get("turn"):
+            # A snapshot (a re-join after a takeover) carries the turn being waited for.
+            name, data = "table:turn", data["turn"]
         if name == "table:turn" and data.get("legal_actions"):
             kinds = [a["action"] for a in data["legal_actions"]]
             kind = next(k for k in ("check", "call", "show", "muck", "fold") if k in kinds)
@@ -137,7 +143,7 @@ class Cluster:
         self.database = Database(env["DATABASE_URL"])
 
     def kill_all(self) -> None:
-        """Kill every process still running (a hand left in play is voided by the next
+        """Kill every process still running (a hand left in play goes on with the next
         owner, which the books allow for)."""
         for server in self.servers:
             if server.process is not None and server.process.poll() is None:
@@ -189,15 +195,14 @@ class Cluster:
 
 
 @pytest.fixture
-def cluster_env(tmp_path: Path) -> Iterator[dict[str, str]]:
+def cluster_env(tmp_path: Path, postgres_template: str) -> Iterator[dict[str, str]]:
     redis_url = os.environ.get("TEST_REDIS_URL")
     if not redis_url:
         pytest.skip("Redis runs are off: set TEST_REDIS_URL, e.g. redis://127.0.0.1:6379/0")
-    with fresh_postgres_database("holdem_cluster") as url:
-        upgrade(url)
+    with fresh_postgres_database("holdem_cluster", template=postgres_template) as url:
         yield {**os.environ, "ENV": "development", "DATABASE_URL": url,
                "REDIS_URL": redis_url, "REDIS_CHANNEL": f"cluster-{secrets.token_hex(4)}",
-               "SECRET_KEY": "cluster-test-secret-key-0123456789abcdef",
+               "SECRET_KEY": random_secret(),
                "RATE_LIMITS_ENABLED": "1", "RATE_LIMIT_LOGIN_IP": f"{LOGINS}/300",
                "OUTBOX_DIR": str(tmp_path / "outbox"),
                "ARGON2_TIME_COST": "1", "ARGON2_MEMORY_KIB": "64", "ARGON2_PARALLELISM": "1",
@@ -211,8 +216,11 @@ def cluster_env(tmp_path: Path) -> Iterator[dict[str, str]]:
 async def _running(env: dict[str, str]) -> AsyncIterator[Cluster]:
     group = Cluster(env)
     try:
-        for server in group.servers:
-            await server.start()
+        # The first to start runs the tournaments (tests ask the others to forward to it).
+        await group.servers[0].start()
+        async with asyncio.TaskGroup() as starting:
+            for server in group.servers[1:]:
+                starting.create_task(server.start())
         yield group
     finally:
         group.kill_all()
@@ -322,6 +330,44 @@ async def test_play_goes_on_when_the_owner_is_killed(default_cluster: Cluster) -
     await cluster.check_books(table_id)
 
 
+async def test_a_takeover_ends_or_announces_the_hand_it_found_in_play(
+    default_cluster: Cluster
+) -> None:
+    cluster = default_cluster
+    table_id, seats = await _table_with_players(cluster)
+    await _playing(seats, 1)
+    await _until_async(lambda: cluster.stored(table_id), lambda s: s["current"] is not None,
+                       "a hand in play")
+    owner, _token = await cluster.lease(table_id)
+    assert owner is not None
+    victim = cluster.by_pid(owner)
+    victim.kill()
+    left = await cluster.stored(table_id)
+    assert left["current"] is not None, "the hand ended before the kill"
+    hand_id = left["current"]["id"]
+    await cluster.moved(table_id, owner)
+    # The players who stayed connected are re-joined by the new owner; the others come
+    # back through a live process. For everyone the hand the dead owner left in play
+    # goes on to its end, or is voided and said so: it never just disappears.
+    watched = [seat for seat in seats if seat.server is not victim]
+    for seat in seats:
+        if seat.server is victim:
+            await seat.move_to(await _survivor(cluster, victim), table_id)
+
+    def closed(seat: Seat) -> bool:
+        return any(e["hand_id"] == hand_id and e["type"] in ("hand_ended", "hand_voided")
+                   for e in seat.events)
+
+    await _until(lambda: all(closed(seat) for seat in watched),
+                 lambda: f"hand {hand_id} closed for every re-joined player "
+                         f"({[seat.events[-3:] for seat in watched]})")
+    await _playing(seats, 1)
+    for seat in seats:
+        await seat.close()
+    cluster.kill_all()
+    await cluster.check_books(table_id)
+
+
 class Stored:
     """Samples a table's committed seq, hand number and lease while something happens."""
 
@@ -425,8 +471,8 @@ async def test_sigterm_drains_without_voiding_a_hand(cluster: Cluster) -> None:
     stopping = cluster.by_pid(owner)
     assert stopping.process is not None
     stopping.process.terminate()
-    # Its sockets close at once: those players come back through another process and
-    # finish the hand, which the stopping process still runs.
+    # Its sockets stay open while the hand in play is finished, then close: those
+    # players come back through another process, which runs the table from then on.
     for seat in seats:
         if seat.server is stopping:
             await _until(lambda seat=seat: not seat.sio.connected, "the socket closed")
@@ -649,3 +695,182 @@ async def test_a_mail_claimed_by_a_process_killed_while_sending_is_sent_once(
                 server.kill()
         await database.dispose()
         await tarpit.close()
+
+
+async def test_a_forwarded_join_is_acknowledged_after_the_messages_it_replays(
+    cluster: Cluster, cluster_env: dict[str, str]
+) -> None:
+    # The replay travels from the owner on the Socket.IO manager's channel, which carries
+    # every process's traffic; the answer to the forwarded join must reach the player's
+    # process behind it, however busy that channel is, so the ack comes last.
+    table_id, seats = await _table_with_players(cluster)
+    await _playing(seats, 4)
+    owner, _token = await cluster.lease(table_id)
+    assert owner is not None
+    away = next(seat for seat in seats if seat.server is not cluster.by_pid(owner))
+    assert away.sio is not None
+    # Traffic on the manager's channel ahead of the replay: messages for this player's
+    # process to deliver (it reads them one by one, as it does everything on that channel).
+    traffic = orjson.dumps({"method": "emit", "event": "test:noise", "namespace": "/",
+                            "room": away.sio.get_sid(), "data": [{"n": 1}],
+                            "binary": False, "skip_sid": None, "callback": None,
+                            "host_id": "elsewhere"})
+    bus = redis.from_url(cluster_env["REDIS_URL"])
+    checked = 0
+    while checked < 6:
+        since = max(0, away.seq - 100)
+        mark = len(away.arrivals)
+        acked: asyncio.Future[tuple[dict[str, Any], int]] = (
+            asyncio.get_running_loop().create_future())
+
+        def answered(ack: dict[str, Any], done: Any = acked) -> None:
+            # Where in the stream of table messages the ack arrived.
+            done.set_result((ack, len(away.arrivals)))
+
+        async with bus.pipeline(transaction=False) as pipe:
+            for _ in range(1500):
+                pipe.publish(cluster_env["REDIS_CHANNEL"], traffic)
+            await pipe.execute()
+        await away.sio.emit("table:join", {"table_id": table_id, "since_seq": since},
+                            callback=answered)
+        ack, at = await asyncio.wait_for(acked, WAIT)
+        if not ack["ok"] and ack["error"]["code"] == "rate_limited":
+            await asyncio.sleep(ack["error"]["retry_after"])
+            continue
+        checked += 1
+        assert ack["ok"] and ack["replayed"], ack
+        before_ack = [s for _, s in away.arrivals[mark:at] if since < s <= ack["seq"]]
+        assert len(before_ack) >= ack["replayed"], (
+            f"{ack['replayed']} messages replayed, {len(before_ack)} arrived before the ack; "
+            f"after it: {[s for _, s in away.arrivals[at:]][:10]}")
+    await bus.aclose()
+    for seat in seats:
+        await seat.close()
+
+
+async def test_a_process_without_redis_refuses_to_start_beside_the_cluster(
+    cluster_env: dict[str, str], tmp_path: Path
+) -> None:
+    group = Cluster(cluster_env)
+    member = group.servers[0]
+    await member.start()
+    try:
+        async with httpx.AsyncClient(base_url=member.url) as http:
+            creator = Seat(await _player(http, 0))
+        await creator.connect(member)
+        created = await creator.ok("table:create", {
+            "name": "Kept", "seats": 4, "small_blind": 5, "big_blind": 10})
+        table_id = created["table"]["table_id"]
+        await creator.close()
+        lease = await group.lease(table_id)
+        alone = Server({**cluster_env, "REDIS_URL": ""}, free_port(), tmp_path / "alone.log")
+        with pytest.raises(AssertionError, match="exited while starting"):
+            await alone.start()
+        assert alone.process is not None and alone.log is not None
+        assert alone.process.wait(timeout=WAIT) != 0
+        said = alone.log.read_text(encoding="utf-8", errors="replace")
+        assert "share this database's tables through Redis" in said, said[-3000:]
+        assert "has no REDIS_URL" in said, said[-3000:]
+        # The cluster's table stayed where it was.
+        assert await group.lease(table_id) == lease
+    finally:
+        group.kill_all()
+        await group.database.dispose()
+
+
+async def _owners(cluster: Cluster, table_ids: list[str]) -> Counter[str | None]:
+    return Counter([(await cluster.lease(t))[0] for t in table_ids])
+
+
+async def test_the_tables_of_a_killed_process_are_shared_out_by_load(
+    cluster: Cluster
+) -> None:
+    # Six tables, two on each process (each opens on the least-loaded one).
+    async with httpx.AsyncClient(base_url=cluster.servers[0].url) as http:
+        creators = [Seat(await _player(http, n)) for n in range(2)]
+    table_ids: list[str] = []
+    for n in range(6):
+        creator = creators[n % 2]
+        if creator.sio is None:
+            await creator.connect(cluster.servers[0])
+        created = await creator.ok("table:create", {
+            "name": f"Shared {n}", "seats": 6, "small_blind": 5, "big_blind": 10})
+        table_ids.append(created["table"]["table_id"])
+
+        async def counted() -> int:  # every process's heartbeat counts the new table
+            async with cluster.database.sessions() as session:
+                return int(await session.scalar(select(func.sum(ServerProcess.tables))) or 0)
+
+        await _until_async(counted, lambda total: total == len(table_ids),
+                           "every process counted its tables")
+    before = await _owners(cluster, table_ids)
+    assert sorted(before.values()) == [2, 2, 2], before
+    owner = next(iter(before))
+    assert owner is not None
+    victim = cluster.by_pid(owner)
+    victim.kill()
+    survivors = set(before) - {owner}
+
+    async def placed() -> Counter[str | None]:
+        return await _owners(cluster, table_ids)
+
+    await _until_async(placed, lambda owners: set(owners) == survivors,
+                       "the killed process's tables taken over")
+    # Each survivor took one: the orphans went to the least loaded, not to the first
+    # process that noticed them.
+    assert sorted((await placed()).values()) == [3, 3], await placed()
+    for creator in creators:
+        await creator.close()
+
+
+async def test_a_database_outage_moves_no_table(cluster: Cluster,
+                                                cluster_env: dict[str, str]) -> None:
+    # One table on each process, then the database goes away for longer than a lease:
+    # every heartbeat stops at once, so every lease looks lapsed when it comes back.
+    async with httpx.AsyncClient(base_url=cluster.servers[0].url) as http:
+        creator = Seat(await _player(http, 0))
+    await creator.connect(cluster.servers[0])
+    table_ids: list[str] = []
+    for n in range(3):
+        created = await creator.ok("table:create", {
+            "name": f"Steady {n}", "seats": 6, "small_blind": 5, "big_blind": 10})
+        table_ids.append(created["table"]["table_id"])
+
+        async def counted() -> int:
+            async with cluster.database.sessions() as session:
+                return int(await session.scalar(select(func.sum(ServerProcess.tables))) or 0)
+
+        await _until_async(counted, lambda total: total == len(table_ids),
+                           "every process counted its tables")
+    await creator.close()
+    leases = {t: await cluster.lease(t) for t in table_ids}
+    assert len({owner for owner, _ in leases.values()}) == 3, leases
+    await cluster.database.dispose()
+    outage = Outage(cluster_env["DATABASE_URL"])
+    # One process comes back later than the others (as a process whose next heartbeat
+    # is due later does): the others must not take its table meanwhile.
+    late = cluster.servers[2]
+    assert late.process is not None
+    await outage.begin()
+    try:
+        await asyncio.sleep(3 * LEASE_SECONDS)  # the outage: every lease lapses
+        late.process.send_signal(signal.SIGSTOP)
+    finally:
+        await outage.end()
+    back = utcnow()
+
+    async def beats() -> dict[str, Any]:
+        async with cluster.database.sessions() as session:
+            rows = await session.execute(select(ServerProcess.id, ServerProcess.heartbeat_at))
+            return {row.id: row.heartbeat_at for row in rows}
+
+    try:
+        await _until_async(beats, lambda seen: sum(b >= back for b in seen.values()) == 2,
+                           "the other two processes beating again")
+    finally:
+        late.process.send_signal(signal.SIGCONT)
+    # Every process has beaten for two leases since: well past any claim it would make.
+    await _until_async(beats, lambda seen: len(seen) == 3 and all(
+        b >= back + timedelta(seconds=2 * LEASE_SECONDS) for b in seen.values()),
+        "every process beating again")
+    assert {t: await cluster.lease(t) for t in table_ids} == leases

@@ -1,5 +1,6 @@
-"""The fair shuffle at a live table: commitments first, seeds revealed only at the end,
-and every stored hand verifiable by its players and by ``holdem verify-hand``."""
+"""The fair shuffle at a live table: commitments first, seeds revealed only at the end and
+only to the players dealt in (never to spectators), and every stored hand verifiable by
+its players and by ``holdem verify-hand``."""
 
 from __future__ import annotations
 
@@ -80,9 +81,23 @@ async def test_seeds_are_committed_before_and_revealed_only_when_each_hand_ends(
         proof = FairnessProof.from_dict(fairness)
         assert proof.client_seeds == seeds
         assert hashlib.sha256(proof.server_seed.encode()).hexdigest() == fairness["commitment"]
-        for client in (alice, bob, spy):
+        for client in (alice, bob):
             _assert_secret_until(client, proof.server_seed, ended)
             _assert_deal_matches(client, proof, ended["hand_id"], table_id)
+        # A spectator could rebuild every hole card from the seed: it never gets it.
+        watched = await spy.wait_for("table:event", lambda d, e=ended: d["seq"] == e["seq"])
+        assert watched["event"]["fairness"] is None
+        assert watched["event"]["next_commitment"] == ended["event"]["next_commitment"]
+        assert proof.server_seed not in json.dumps(spy.received)
+    # Nor in the replay a reconnecting spectator asks for; a player's replay has it.
+    for client, sees in ((spy, False), (alice, True)):
+        mark = len(client.received)
+        await client.ok("table:join", {"table_id": table_id, "since_seq": first["seq"] - 1})
+        replayed = await client.wait_for("table:event", lambda d: d["seq"] == first["seq"],
+                                         after=mark)
+        assert (replayed["event"]["fairness"] == first["event"]["fairness"]) is sees
+        assert (first["event"]["fairness"]["server_seed"] in json.dumps(
+            client.received[mark:])) is sees
     assert first["event"]["fairness"]["commitment"] == first_commitment
     assert first["event"]["next_commitment"] == second_started["event"]["commitment"]
     assert second["event"]["fairness"]["commitment"] == second_started["event"]["commitment"]
@@ -187,5 +202,5 @@ async def test_a_client_seed_is_refused_from_a_spectator_or_outside_its_alphabet
     for seed in ("", "x" * 65, "two words", "colon:seed", 42):
         refused = await owner.call("table:seed", {"table_id": table_id, "seed": seed})
         assert refused["error"]["code"] == "invalid_payload", seed
-    state = server.realtime.tables.get(table_id).state
+    state = server.realtime.host.get(table_id).state
     assert state.players[0].client_seed is None

@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from app.db import ledger
 from app.db.engine import Database
 from app.db.models import LedgerReason, User
-from app.realtime.store import HOUSE_EMAIL, TableStore
+from app.table.store import HOUSE_EMAIL, TableStore
 from tests.conftest import Accounts
 from tests.realtime.harness import Client, LiveServer
 

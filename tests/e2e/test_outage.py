@@ -18,7 +18,6 @@ from sqlalchemy.engine import make_url
 from app.admin.audit import audit
 from app.config import Settings
 from app.db import ledger
-from app.db.migrations import upgrade
 from tests.conftest import Accounts, Mailbox, _postgres_admin, fresh_postgres_database
 from tests.realtime.harness import (
     Client,
@@ -29,15 +28,21 @@ from tests.realtime.harness import (
     seat_players,
 )
 
-pytestmark = pytest.mark.postgres
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 
 @pytest.fixture
-def own_postgres() -> Iterator[str]:
+def own_postgres(postgres_template: str) -> Iterator[str]:
     """A PostgreSQL database of this test's own, migrated (so an outage hurts nobody else)."""
-    with fresh_postgres_database("holdem_outage") as url:
-        upgrade(url)
+    with fresh_postgres_database("holdem_outage", template=postgres_template) as url:
         yield url
+
+
+@pytest.fixture
+def database_url(own_postgres: str) -> str:
+    """The test settings' database is the test's own: these tests run on PostgreSQL only
+    (not once per backend, which would be the same run twice)."""
+    return own_postgres
 
 
 class Outage:
@@ -146,7 +151,7 @@ async def test_a_database_outage_loses_nothing_and_tables_resume_by_themselves(
             leaver = table.seats[leaver_seat]
             left = await leaver.call("table:leave", {"table_id": table.id})
             assert left["ok"], left
-            live = server.realtime.tables.get(table.id)
+            live = server.realtime.host.get(table.id)
             stacks = {p.seat: p.stack for p in live.state.players.values()}
             assert sum(stacks.values()) + (left["cashed_out"] or 0) == 3000
             await _reconciles(server)
@@ -191,7 +196,7 @@ async def test_every_table_deals_its_next_hand_after_an_outage_whatever_it_was_d
                 await asyncio.sleep(4.0)  # past the next deal and the time-out
                 # Each table met the outage its own way: a refused action, a deal that
                 # could not be stored, a time-out that could not be stored.
-                live = [server.realtime.tables.get(table.id).core for table in tables]
+                live = [server.realtime.host.get(table.id).core for table in tables]
                 assert [core.unavailable for core in live] == [True, True, True]
             finally:
                 await outage.end()

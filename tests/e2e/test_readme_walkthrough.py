@@ -176,8 +176,11 @@ async def run_walkthrough(walkthrough: Walkthrough, script: str) -> Shell:
 async def test_every_command_of_the_readme_walkthrough_works_as_written(
     walkthrough: Walkthrough,
 ):
+    before = set(walkthrough.folder.iterdir())
     shell = await run_walkthrough(walkthrough, walkthrough_script())
     assert '"display_name":"Annie"' in shell.output
+    # The reader's working folder (the repository) is left as it was: no cookie jar.
+    assert set(walkthrough.folder.iterdir()) - before == set()
 
     database = Database(walkthrough.database_url)
     try:

@@ -21,7 +21,7 @@ from app.config import Settings
 from app.db.models import Base
 from app.errors import ErrorBody
 from app.main import create_app
-from tests.conftest import Accounts, Mailbox, Player
+from tests.conftest import Accounts, Mailbox, Player, random_secret
 from tests.realtime.harness import Client, LiveServer, live_server, realtime_settings
 
 # A body that passes validation for each request model (whatever the route then decides).
@@ -55,7 +55,7 @@ HEARTBEATS = {"server_processes"}  # each process's liveness, renewed every seco
 
 def _spec() -> dict[str, Any]:
     settings = Settings(env="development", database_url="sqlite+aiosqlite:///:memory:",
-                        secret_key="rest-coercion-secret-key-0123456789abcdef")
+                        secret_key=random_secret())
     spec: dict[str, Any] = create_app(settings).openapi()
     return spec
 

@@ -10,6 +10,7 @@ import pytest
 
 from app.config import Settings
 from app.db.tables import HandRecord
+from app.poker.equity import equity
 from app.poker.phh import replay
 from tests.conftest import Accounts
 from tests.poker.test_engine_run_it_twice import twice_deck
@@ -90,6 +91,15 @@ async def test_when_both_agree_the_board_is_run_twice_and_the_pot_split_between_
         awards = [(e["run"], e["amount"], e["seats"]) for e in events
                   if e["type"] == "pot_awarded"]
         assert awards == [(0, 1000, [0]), (1, 1000, [1])]
+        chances = [e for e in events if e["type"] == "all_in_equity"]
+        assert [(e["run"], e["street"]) for e in chances] == [
+            (0, "preflop"), (0, "flop"), (0, "turn"), (1, "flop"), (1, "turn")]
+        for e in chances:
+            # Once the second board is dealt the whole first board is face up.
+            face_up = " ".join(FIRST) if e["run"] == 1 else ""
+            exact = equity(["AhAd", "KsKc"], board=" ".join(e["board"]), dead=face_up)
+            by_seat = {s["seat"]: s["equity"] for s in e["seats"]}
+            assert [by_seat[0], by_seat[1]] == pytest.approx(exact.equities, abs=1e-12)
     async with server.database.sessions() as session:
         record = await session.get(HandRecord, hand_id)
     assert record is not None and '_second_board = ["Kh8s5d", "Jc", "Qc"]' in record.phh

@@ -1,9 +1,12 @@
-"""A server killed (SIGKILL) in the middle of a tournament resumes it with its standings."""
+"""A server killed (SIGKILL) in the middle of a tournament resumes it with its standings,
+and what it stored of the hands and of the standings always agrees: every player's chips
+in the standings are their starting stack plus their net in every hand stored."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import sys
 import time
@@ -15,18 +18,21 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import select, text
 
 from app.admin.audit import audit
 from app.db.engine import Database
 from app.db.migrations import ROOT, upgrade
-from app.db.tournaments import EntryStatus
-from app.realtime.store import house_account
+from app.db.tables import HandRecord
+from app.db.tournaments import EntryStatus, TournamentRecord
+from app.table.store import house_account
 from app.tournaments.rules import Rules, TournamentKind
 from app.tournaments.service import TournamentService
 from app.tournaments.store import TournamentStore
 from app.tournaments.structure import Level, Structure
 from tests.conftest import free_port, fresh_postgres_database
 
+pytestmark = pytest.mark.slow
 BOTS = 14
 STRUCTURE = Structure(100, (Level(10, 20, 1), Level(20, 40, 1), Level(50, 100, 1),
                             Level(100, 200, 1)))
@@ -78,13 +84,14 @@ def _now() -> float:
     return time.time()
 
 
-async def _serve(url: str, port: int) -> asyncio.subprocess.Process:
-    env = {**os.environ, "DATABASE_URL": url, "BOT_DELAY_SECONDS": "0",
+async def _serve(url: str, port: int, log: Path | None = None) -> asyncio.subprocess.Process:
+    env = {**os.environ, "DATABASE_URL": url, "BOT_DELAY_SECONDS": "0", "ENV": "development",
            "HAND_START_DELAY_SECONDS": "0.05", "RATE_LIMITS_ENABLED": "false", "DRAIN_SECONDS": "0",
            "PYTHONPATH": str(ROOT)}
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "app.cli", "serve", "--port", str(port), env=env,
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=log.open("ab") if log else asyncio.subprocess.DEVNULL)
     return process
 
 
@@ -109,8 +116,8 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         upgrade(url)
         yield url
         return
-    with fresh_postgres_database("holdem_killed") as url:
-        upgrade(url)
+    template = request.getfixturevalue("postgres_template")
+    with fresh_postgres_database("holdem_killed", template=template) as url:
         yield url
 
 
@@ -141,7 +148,9 @@ async def test_a_killed_server_resumes_the_tournament_with_its_standings(
             places = {p["entry"]: p["place"] for p in resumed["players"]}
             assert all(places[entry] == place for entry, place in busted.items())
             assert sum(p["chips"] for p in resumed["players"]) == 100 * BOTS
-            await _poll(http, f"/tournaments/{tid}", lambda r: r.status_code == 404, 120)
+            over = (await _poll(http, f"/tournaments/{tid}",
+                                lambda r: r.status_code == 200
+                                and r.json()["status"] == "finished", 120)).json()
     finally:
         second.send_signal(signal.SIGTERM)
         await second.wait()
@@ -151,9 +160,114 @@ async def test_a_killed_server_resumes_the_tournament_with_its_standings(
         store = TournamentStore(database)
         rows = await store.entries(tid)
         assert {r.status for r in rows} == {EntryStatus.FINISHED}
+        assert {r.entry: (r.place, r.prize) for r in rows} == {
+            p["entry"]: (p["place"], p["prize"]) for p in over["players"]}
         assert _places_cover_the_field([r.place or 0 for r in rows])
         assert sum(r.prize for r in rows) == 50 * BOTS
         assert await store.pool_held(tid) == 0
     finally:
         await database.dispose()
+    await _reconciles(url, "after the tournament")
+
+
+# A fault at the database: the tournament's row cannot be written. Today a hand's end is
+# one transaction with the standings, so the hand cannot be stored without them either.
+FAULT = "injected fault: the standings cannot be written"
+FAULT_ON = {
+    "sqlite": [f"CREATE TRIGGER standings_fault BEFORE UPDATE ON tournaments "
+               f"BEGIN SELECT RAISE(ABORT, '{FAULT}'); END"],
+    "postgresql": [
+        "CREATE FUNCTION standings_fault() RETURNS trigger AS $$ BEGIN "
+        f"RAISE EXCEPTION '{FAULT}'; END $$ LANGUAGE plpgsql",
+        "CREATE TRIGGER standings_fault BEFORE UPDATE ON tournaments "
+        "FOR EACH ROW EXECUTE FUNCTION standings_fault()"],
+}
+FAULT_OFF = {
+    "sqlite": ["DROP TRIGGER standings_fault"],
+    "postgresql": ["DROP TRIGGER standings_fault ON tournaments",
+                   "DROP FUNCTION standings_fault()"],
+}
+
+
+async def _execute(url: str, statements: list[str]) -> None:
+    database = Database(url)
+    try:
+        async with database.engine.begin() as connection:
+            for statement in statements:
+                await connection.execute(text(statement))
+    finally:
+        await database.dispose()
+
+
+async def _disagreements(url: str, tid: str) -> dict[str, tuple[int, int]]:
+    """Each player whose chips in the stored standings are not their starting stack plus
+    their net in the hands stored at the tournament's tables: (standings, hands)."""
+    database = Database(url)
+    try:
+        async with database.sessions() as session:
+            state = (await session.get(TournamentRecord, tid)).state  # type: ignore[union-attr]
+            hands = await session.scalars(select(HandRecord.summary)
+                                          .where(HandRecord.table_id.like(f"{tid}t%")))
+            by_hands: Counter[str] = Counter()
+            for summary in hands:
+                for row in summary["players"]:
+                    by_hands[row["player"]["public_id"]] += row["net"]
+    finally:
+        await database.dispose()
+    start = state["rules"]["structure"]["starting_stack"]
+    out = {}
+    for entry in state["entries"]:
+        public_id = f"bot-{tid}-{entry['player'].removeprefix('bot:')}"
+        from_hands = start + by_hands[public_id]
+        if entry["chips"] != from_hands:
+            out[entry["id"]] = (entry["chips"], from_hands)
+    return out
+
+
+async def _logged(log: Path, pattern: re.Pattern[str], process: asyncio.subprocess.Process
+                  ) -> None:
+    """Wait until the server's log shows ``pattern`` (it must not exit meanwhile)."""
+    for _ in range(1200):
+        if log.exists() and pattern.search(log.read_text(errors="replace")):
+            return
+        assert process.returncode is None, "the server exited"
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the server never logged {pattern.pattern!r}")
+
+
+async def test_a_server_killed_when_the_standings_cannot_be_written_stores_no_hand_without_them(
+    database_url: str, tmp_path: Path,
+) -> None:
+    url = database_url
+    kind = "postgresql" if url.startswith("postgresql") else "sqlite"
+    tid = await _create(url)
+    port, log = free_port(), tmp_path / "server.log"
+    first = await _serve(url, port, log)
+    try:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+            await _poll(http, f"/tournaments/{tid}", lambda r: r.status_code == 200
+                        and r.json()["status"] == "running")
+        assert await _disagreements(url, tid) == {}
+        await _execute(url, FAULT_ON[kind])
+        # The end of a hand at one of its tables failed on the fault: kill the server
+        # there, between what used to be two commits.
+        await _logged(log, re.compile(rf"table {tid}t\d+: "), first)
+    finally:
+        first.send_signal(signal.SIGKILL)
+        await first.wait()
+    await _execute(url, FAULT_OFF[kind])
+
+    assert await _disagreements(url, tid) == {}, "a hand was stored without its standings"
+    await _reconciles(url, "after the kill")
+    second = await _serve(url, port)
+    try:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+            over = (await _poll(http, f"/tournaments/{tid}",
+                                lambda r: r.status_code == 200
+                                and r.json()["status"] == "finished", 120)).json()
+    finally:
+        second.send_signal(signal.SIGTERM)
+        await second.wait()
+    assert await _disagreements(url, tid) == {}
+    assert _places_cover_the_field([p["place"] for p in over["players"]])
     await _reconciles(url, "after the tournament")

@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy import select
 
 from app.config import Settings
@@ -16,6 +17,7 @@ from app.db import ledger
 from app.db.models import User
 from app.tournaments.rules import Rules, TournamentKind
 from app.tournaments.structure import Level, Structure
+from app.tournaments.tables import table_id
 from tests.conftest import Accounts, Mailbox
 from tests.realtime.harness import Client, LiveServer, is_event, live_server, realtime_settings
 
@@ -50,6 +52,7 @@ async def _play_until_finished(client: Client, user_id: int) -> dict[str, Any]:
             await asyncio.wait_for(client._arrived.wait(), 1.0)
 
 
+@pytest.mark.slow
 async def test_a_sit_and_go_is_registered_played_and_paid_over_socket_io(
     server: LiveServer, players: Accounts, connect: Any, http: httpx.AsyncClient
 ) -> None:
@@ -93,8 +96,16 @@ async def test_a_sit_and_go_is_registered_played_and_paid_over_socket_io(
     assert tid not in service.tournaments
     stats = (await http.get("/users/me/stats", headers=people[0].headers)).json()
     assert (stats["hands_played"], stats["net"]) == (0, 0)  # chips are not credits
-    assert (await http.get(f"/tournaments/{tid}")).json()["error"]["code"] == (
-        "tournament_not_found")
+    over = (await http.get(f"/tournaments/{tid}")).json()  # still readable, from storage
+    assert (over["status"], over["players_left"], over["tables"]) == ("finished", 1, [])
+    told = {p.public_id: (r["place"], r["prize"]) for p, r in zip(people, results, strict=True)}
+    assert {p["public_id"]: (p["place"], p["prize"]) for p in over["players"]
+            if p["public_id"] in told} == told
+    assert sorted(p["place"] for p in over["players"]) == [1, 2, 3]
+    assert sum(p["prize"] for p in over["players"]) == over["prize_pool"] == 300
+    missing = await http.get("/tournaments/0123456789abcdef")
+    assert missing.status_code == 404
+    assert missing.json()["error"]["code"] == "tournament_not_found"
     async with server.database.sessions() as session:
         audit = await ledger.audit(session)
         assert audit.balanced, audit
@@ -164,7 +175,7 @@ async def test_admins_create_and_cancel_tournaments_over_rest_and_entries_are_re
         2, 200, [200])
     assert tournament["structure"]["name"] == "turbo"
     tid = tournament["id"]
-    house = await server.realtime.tables.services.store.house()
+    house = await server.realtime.host.services.store.house()
     async with server.database.sessions() as session:
         before = await session.scalar(select(User.balance).where(User.id == house))
     cancelled = await http.post(f"/admin/tournaments/{tid}/cancel", headers=admin.headers)
@@ -206,7 +217,7 @@ async def test_an_absent_player_is_dealt_in_and_blinded_away_until_they_come_bac
                     "table:event", is_event("hand_started", table_id), after=out_at)
                 assert mine in [s["seat"] for s in started["event"]["seats"]]
                 out_at = client.received.index(("table:event", started)) + 1
-            table = server.realtime.tables.get(table_id)
+            table = server.realtime.host.get(table_id)
             assert table.state.players[mine].stack > 0 and not table.closed
             entry = next(e for e in service.get(tid).entries.values()
                          if e.player == f"user:{person.id}")
@@ -235,3 +246,75 @@ async def test_a_tournament_name_follows_the_text_policy(
     assert created.status_code == 201, created.text
     assert created.json()["name"] == "Friday"
     assert (await http.get("/tournaments")).json()["count"] == 1
+
+
+OUT_OF_RANGE = [
+    {"starts_at": 1e300, "kind": "multi_table"},
+    {"starts_at": -1e300, "kind": "multi_table"},
+    {"starts_at": 2**70, "kind": "multi_table"},
+    {"structure": {"starting_stack": 2**64, "periods": [
+        {"kind": "level", "small_blind": 1, "big_blind": 2, "minutes": 10}]}},
+    {"structure": {"starting_stack": 1000, "periods": [
+        {"kind": "level", "small_blind": 2**63, "big_blind": 2**64, "minutes": 10}]}},
+    {"structure": {"starting_stack": 1000, "periods": [
+        {"kind": "level", "small_blind": 1, "big_blind": 2, "ante": 10**30, "minutes": 10}]}},
+    {"structure": {"starting_stack": 1000, "periods": [
+        {"kind": "level", "small_blind": 1, "big_blind": 2, "minutes": 2**64}]}},
+    {"structure": {"starting_stack": 1000, "late_levels": 2**64, "periods": [
+        {"kind": "level", "small_blind": 1, "big_blind": 2, "minutes": 10}]}},
+    {"structure": {"starting_stack": 1000, "periods": [
+        {"kind": "level", "small_blind": 1, "big_blind": 2, "minutes": 10},
+        {"kind": "break", "minutes": 10**20}]}},
+    {"structure": {"starting_stack": 1000, "periods": [
+        {"kind": "level", "small_blind": 1, "big_blind": 2, "minutes": 10}] * 1_000}},
+]
+
+
+async def test_numbers_too_large_for_the_database_are_refused_before_anything_is_created(
+    server: LiveServer, players: Accounts, http: httpx.AsyncClient
+) -> None:
+    admin = await players.admin()
+    body = {"name": "Huge", "kind": "sit_and_go", "table_size": 4, "buy_in": 100}
+    for changes in OUT_OF_RANGE:
+        refused = await http.post("/admin/tournaments", headers=admin.headers,
+                                  json={**body, **changes})
+        assert refused.status_code == 422, (changes, refused.text)
+        assert refused.json()["error"]["code"] == "invalid_payload"
+    assert (await http.get("/tournaments")).json()["count"] == 0
+    custom = {"starting_stack": 1500, "late_levels": 1, "periods": [
+        {"kind": "level", "small_blind": 10, "big_blind": 20, "minutes": 10},
+        {"kind": "break", "minutes": 5},
+        {"kind": "level", "small_blind": 20, "big_blind": 40, "ante": 5, "minutes": 10}]}
+    created = await http.post("/admin/tournaments", headers=admin.headers, json={
+        **body, "kind": "multi_table", "structure": custom, "starts_at": time.time() + 3600})
+    assert created.status_code == 201, created.text
+    assert created.json()["structure"]["starting_stack"] == 1500
+
+
+async def test_an_admin_cannot_close_a_tournament_table_and_the_tournament_plays_on(
+    server: LiveServer, players: Accounts, http: httpx.AsyncClient
+) -> None:
+    admin = await players.admin()
+    service = server.app.state.tournaments.service
+    quick = Structure(100, (Level(25, 50, 10),))
+    tid = await service.create("Closed?", Rules(TournamentKind.SIT_AND_GO, quick, table_size=2,
+                                                buy_in=10), created_by=None)
+    for name in ("Ada", "Alan"):
+        await service.register_bot(tid, name)
+    host, table = server.realtime.host, table_id(tid, 1)
+    for _ in range(200):
+        if table in host.tables:
+            break
+        await asyncio.sleep(0.05)
+
+    refused = await http.post(f"/admin/tables/{table}/close", headers=admin.headers,
+                              json={"reason": "tidying up"})
+
+    assert refused.status_code == 409, refused.text
+    assert refused.json()["error"]["code"] == "tournament_table"
+    for _ in range(1200):
+        over = (await http.get(f"/tournaments/{tid}")).json()
+        if over["status"] == "finished":
+            break
+        await asyncio.sleep(0.05)
+    assert over["status"] == "finished" and sum(p["prize"] for p in over["players"]) == 20

@@ -9,6 +9,8 @@ const seen = { connected: false, hole: null, turns: 0, acted: [], events: [], se
                ended: null, errors: [] };
 
 const socket = io(url, { auth: { token }, transports: ["websocket"], reconnection: false });
+// The ack of our last action may come after the hand's end reached us: wait for it.
+let acting = Promise.resolve();
 const give_up = setTimeout(() => finish(2), 20000);
 
 function finish(code) {
@@ -33,19 +35,18 @@ socket.on("table:event", (message) => {
   if (event.type === "hole_cards_dealt" && event.cards) seen.hole = event.cards;
   if (event.type === "hand_ended") {
     seen.ended = Object.fromEntries(event.seats.map((s, i) => [s, event.stacks[i]]));
-    finish(0);
+    acting.then(() => finish(0));
   }
 });
 
-socket.on("table:turn", async (turn) => {
+socket.on("table:turn", (turn) => {
   seen.seqs.push(turn.seq);
   if (!turn.legal_actions) return;
   seen.turns += 1;
   const kinds = turn.legal_actions.map((a) => a.action);
   const type = kinds.includes("check") ? "check" : kinds.includes("call") ? "call" : "muck";
-  const ack = await socket.emitWithAck("table:action",
-    { table_id: tableId, hand_id: turn.hand_id, type });
-  if (ack.ok) seen.acted.push(type); else seen.errors.push(ack.error);
+  acting = socket.emitWithAck("table:action", { table_id: tableId, hand_id: turn.hand_id, type })
+    .then((ack) => { if (ack.ok) seen.acted.push(type); else seen.errors.push(ack.error); });
 });
 
 socket.on("connect", async () => {

@@ -9,8 +9,8 @@ import httpx
 from app.db import ledger
 from app.db.engine import Database
 from app.db.tables import HandPlayer, HandRecord, TableRecord, TableStatus
-from app.realtime.store import house_account
-from tests.conftest import Accounts, Player
+from app.table.store import house_account
+from tests.conftest import Accounts, Player, hand_summary
 
 NOW = datetime.now(UTC)
 
@@ -31,7 +31,8 @@ async def played(database: Database, results: list[tuple[Player, int, timedelta]
         for number, (player, net, ago) in enumerate(results):
             hand_id = f"{number:032x}"
             session.add(HandRecord(id=hand_id, table_id=table.id, number=number, pot=abs(net),
-                                   phh="", summary={}, started_at=NOW - ago,
+                                   phh="", summary=hand_summary((player.id, 0, net)),
+                                   started_at=NOW - ago,
                                    ended_at=NOW - ago))
             await session.flush()
             session.add(HandPlayer(hand_id=hand_id, user_id=player.id, seat=0, net=net,
@@ -75,7 +76,8 @@ async def test_tournament_chips_do_not_count_as_winnings(
                                 state={}, status=TableStatus.CLOSED, tournament_id="s" * 32))
         await session.flush()
         session.add(HandRecord(id="h" * 32, table_id="m" * 12, number=1, pot=3000, phh="",
-                               summary={}, started_at=NOW, ended_at=NOW))
+                               summary=hand_summary((bob.id, 0, 1500), (ann.id, 1, -1500)),
+                               started_at=NOW, ended_at=NOW))
         await session.flush()
         for seat, (player, net) in enumerate([(bob, 1500), (ann, -1500)]):
             session.add(HandPlayer(hand_id="h" * 32, user_id=player.id, seat=seat, net=net,

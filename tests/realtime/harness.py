@@ -44,9 +44,12 @@ def realtime_settings(settings: Settings, **changes: Any) -> Settings:
         "sit_out_limit_seconds": 600.0, "seat_offer_seconds": 30.0, "bot_delay_seconds": 0.0,
         "rate_limit_chat": RateLimit(5, 10),
         # Many clients share loopback and some send hundreds of requests a second: the
-        # per-connection and per-address limits have tests of their own.
+        # per-connection and per-address limits (requests and connections) have tests of
+        # their own.
         "rate_limit_socket": RateLimit(1_000_000, 10),
         "rate_limit_socket_ip": RateLimit(1_000_000, 10),
+        "max_sockets_per_address": 1_000_000,
+        "max_anonymous_sockets_per_address": 1_000_000,
     }
     values.update(changes)
     return dataclasses.replace(settings, **values)
@@ -95,7 +98,7 @@ class LiveServer:
 
     async def start(self) -> None:
         """Serve until :meth:`stop`; tables deal from :attr:`decks`."""
-        self.realtime.tables.services.deck_factory = self.decks
+        self.realtime.host.services.deck_factory = self.decks
         # Configured the way `holdem serve` configures it (proxy headers included).
         config = uvicorn_config(self.app, self.app.state.settings, host="127.0.0.1",
                                 port=self.port, log_level="warning", lifespan="on",

@@ -56,7 +56,7 @@ async def until(condition: Callable[[], bool], *, timeout: float = 20.0) -> None
 async def open_lobby(server: LiveServer, count: int) -> None:
     """``count`` open tables with long names: a full listing is about 80 KB."""
     for n in range(count):
-        await server.realtime.tables.create(None, TableCreate(
+        await server.realtime.lobby.create(None, TableCreate(
             name=f"Table number {n:04} for a big lobby", small_blind=5, big_blind=10))
 
 

@@ -13,10 +13,10 @@ from app.db.engine import Database
 from app.db.models import LedgerEntry, User
 from app.db.tables import TableRecord
 from app.poker.state import Stakes
-from app.realtime.errors import TableMoved
 from app.realtime.leases import Lease, Leases
-from app.realtime.seating import TableConfig, TableState
-from app.realtime.store import Movement, TableStore, Transfer
+from app.table.errors import TableMoved
+from app.table.state import TableConfig, TableState
+from app.table.store import Movement, TableStore, Transfer
 
 BANKROLL = 10_000
 

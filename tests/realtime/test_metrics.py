@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 from dataclasses import replace
 from typing import Any
 
@@ -54,6 +56,23 @@ async def test_metrics_count_tables_players_actions_and_commits(
     assert sample(text, "holdem_actions_total", f'outcome="{refused["error"]["code"]}"') == 1
 
 
+async def test_the_event_loop_lag_shows_a_stall_of_the_server(
+    server: LiveServer, http: httpx.AsyncClient
+) -> None:
+    def over(text: str, bound: str) -> float:
+        return (sample(text, "holdem_event_loop_lag_seconds_count")
+                - sample(text, "holdem_event_loop_lag_seconds_bucket", f'le="{bound}"'))
+
+    before = (await http.get("/metrics")).text
+    # The server runs on this test's event loop: blocking it stalls the server.
+    time.sleep(0.35)
+    await asyncio.sleep(0.2)
+    after = (await http.get("/metrics")).text
+    assert over(after, "0.3") >= over(before, "0.3") + 1
+    assert sample(after, "holdem_event_loop_lag_seconds_count") > sample(
+        before, "holdem_event_loop_lag_seconds_count")
+
+
 async def test_metrics_can_require_a_token_or_be_off(
     settings: Settings, mailbox: Mailbox
 ) -> None:
@@ -74,4 +93,4 @@ async def test_health_reports_readiness(server: LiveServer, http: httpx.AsyncCli
     body = (await http.get("/health")).json()
     assert body["status"] == "ok" and body["database"] == "up" and body["redis"] == "off"
     assert body["tables"] == "running" and body["leases"] == 0 and body["draining"] is False
-    assert body["process"] == server.realtime.tables.leases.process_id
+    assert body["process"] == server.realtime.host.leases.process_id

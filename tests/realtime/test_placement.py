@@ -12,9 +12,11 @@ from app.db.engine import Database
 from app.db.models import utcnow
 from app.db.process_lock import ProcessLock
 from app.db.tables import ServerProcess
-from app.realtime.core import TableServices
+from app.realtime.connections import Connections
+from app.realtime.hosting import TableHost
 from app.realtime.leases import Leases
-from app.realtime.lobby import TableService
+from app.realtime.lobby import Lobby
+from app.table.core import TableServices
 
 LEASE_SECONDS = 3.0
 
@@ -30,14 +32,16 @@ async def _processes(database: Database, **tables: tuple[int, str]) -> None:
                 draining=status == "draining", tables=count))
 
 
-def _service(database: Database, running: int) -> TableService:
-    """This process ("me") with ``running`` tables, among others through a cluster."""
+def _service(database: Database, running: int) -> Lobby:
+    """The lobby of this process ("me") with ``running`` tables, among others through a
+    cluster."""
     leases = Leases(database, process_id="me", lease_seconds=LEASE_SECONDS)
-    service = TableService(cast(TableServices, SimpleNamespace()),
-                           lock=ProcessLock(database.engine), leases=leases)
-    service.cluster = cast(Any, object())
-    service.tables = cast(Any, {f"t{n}": object() for n in range(running)})
-    return service
+    host = TableHost(cast(TableServices, SimpleNamespace()), sio=cast(Any, None),
+                     connections=Connections(), lock=ProcessLock(database.engine),
+                     leases=leases)
+    host.cluster = cast(Any, object())
+    host.tables = cast(Any, {f"t{n}": object() for n in range(running)})
+    return Lobby(host)
 
 
 async def test_a_new_table_goes_to_the_least_loaded_live_process(database: Database) -> None:
@@ -58,11 +62,11 @@ async def test_a_new_table_stays_here_when_no_live_process_has_fewer(
 async def test_a_draining_process_sends_every_new_table_elsewhere(database: Database) -> None:
     await _processes(database, me=(0, "draining"), other=(9, "live"))
     service = _service(database, running=0)
-    service.draining = True
+    service.host.draining = True
     assert await service.placement() == "other"
 
 
 async def test_alone_a_process_places_every_table_on_itself(database: Database) -> None:
     service = _service(database, running=7)
-    service.cluster = None
+    service.host.cluster = None
     assert await service.placement() is None

@@ -8,8 +8,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from app.protocol import REQUEST_EXAMPLES, REQUESTS
+from app.protocol.table_examples import TABLE_EVENT_TYPES
 from app.realtime import schemas
-from app.realtime.protocol_examples import TABLE_EVENT_TYPES
 from tests.conftest import Accounts
 from tests.realtime.harness import Client, LiveServer, is_event, seat_players
 
@@ -95,7 +95,7 @@ async def test_a_refused_sit_does_not_make_the_session_a_watcher(
     poor: Client = await connect(await players.player(verified=False))
     ack = await poor.call("table:sit", {"table_id": table.id, "seat": 2, "buy_in": 15_000})
     assert ack["error"]["code"] == "insufficient_credits"
-    live = server.realtime.tables.get(table.id)
+    live = server.realtime.host.get(table.id)
     assert poor.sio.get_sid() not in live.watchers
     await table.act("call")
     await table.act("check")

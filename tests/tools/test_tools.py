@@ -6,7 +6,9 @@ import json
 from dataclasses import replace
 
 import httpx
+import pytest
 
+from app.cli import main
 from app.config import RateLimit, Settings
 from app.main import create_app
 from tests.conftest import running
@@ -45,6 +47,24 @@ async def test_range_against_range_preflop_is_exact(client: httpx.AsyncClient) -
     assert (first["combos"], second["combos"]) == (22, 126)
     assert round(first["equity"], 6) == 0.704033
     assert abs(first["equity"] + second["equity"] - 1) < 1e-12
+
+
+@pytest.mark.parametrize(("hands", "options"), [
+    (["QQ+,AKs", "AhKd"], {"board": "Ks 7d 2c"}),
+    (["AKs", "JJ-99"], {"board": "Qh Jh 2c", "dead": "9s"}),
+    (["QQ+", "AK", "T9s"], {"iterations": 4_000, "seed": 3}),
+])
+async def test_the_cli_takes_the_ranges_the_tool_takes_with_the_same_answer(
+    client: httpx.AsyncClient, hands: list[str], options: dict[str, str | int],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    answer = (await client.post("/tools/equity", json={"hands": hands, **options})).json()
+    flags = [text for name, value in options.items() for text in (f"--{name}", str(value))]
+    assert main(["equity", "--json", *flags, *hands]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    assert answer["exact"] is cli["exact"] and answer["boards"] == cli["boards"]
+    for mine, theirs in zip(answer["hands"], cli["hands"], strict=True):
+        assert {k: mine[k] for k in theirs} == theirs
 
 
 async def test_outs_agree_with_the_cli(client: httpx.AsyncClient) -> None:

@@ -176,6 +176,7 @@ def test_hand_for_hand_on_the_bubble_holds_finished_tables_and_ranks_busts_toget
     assert _hand_end(t, first, short) == [short_id]
     assert not t.can_deal(first) and t.hand_for_hand  # waits for the other table's hand
     assert _hand_end(t, second, tall) == [tall_id]
+    t.tick(START + 600)  # late registration closes: places count from a final field
 
     assert not t.hand_for_hand and len(t.tables) == 1
     places = {f.player: f.place for f in t.results()}
@@ -211,12 +212,28 @@ def test_no_hands_are_dealt_during_a_break() -> None:
     assert t.can_deal(1) and t.clock().level.big_blind == 20
 
 
-def test_an_absent_player_is_still_dealt_in_and_can_come_back() -> None:
-    t = _started(3)
-    t.set_absent("p01", True)
-    assert t.can_deal(1) and next(e for e in t.entries.values() if e.player == "p01").absent
-    t.set_absent("p01", False)
-    assert not any(e.absent for e in t.entries.values())
+def test_a_bust_during_late_registration_has_no_place_until_the_field_is_final() -> None:
+    t = _started(5)
+    t.tick(START + 300)
+    table = max(t.tables.values(), key=lambda s: len(s.seats))
+    (out,) = _hand(t, table.number, {min(table.seats): 0})
+    assert t.results() == []  # a late entry would still finish behind it
+
+    t.register("late", rng=Random(4))
+    t.tick(START + 600)
+
+    assert {f.player: f.place for f in t.results()} == {out: 6}
+
+
+def test_a_table_needed_again_after_one_broke_is_a_new_table() -> None:
+    t = _started(4)  # two tables of two
+    _bust_one(t)  # three left fit at one table: table 2 breaks
+    assert list(t.tables) == [1] and len(t.tables[1].seats) == 3
+
+    late = t.register("late", rng=Random(4))
+
+    assert late.table == 3 and set(t.tables) == {1, 3}
+    assert Tournament.from_dict(t.to_dict()).opened == 3
 
 
 def test_a_tournament_resumes_from_its_json_form_with_levels_and_standings() -> None:

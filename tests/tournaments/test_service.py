@@ -13,8 +13,8 @@ from app.db.engine import Database
 from app.db.ledger import InsufficientCredits
 from app.db.models import LedgerEntry, LedgerReason
 from app.db.tournaments import EntryStatus
-from app.realtime.store import house_account
-from app.tournaments.errors import NotRegistered, TournamentFull
+from app.table.store import house_account
+from app.tournaments.errors import DealNotNow, DealUnavailable, NotRegistered, TournamentFull
 from app.tournaments.rules import Rules, TournamentKind, TournamentStatus
 from app.tournaments.service import TournamentService, user_key
 from app.tournaments.store import TournamentStore
@@ -131,7 +131,7 @@ async def test_a_multi_table_start_short_of_players_is_cancelled_and_refunded(
     await service.register(tid, user, "ann")
     clock.now = NOW + 61
 
-    assert await service.start_due() == []
+    assert await service.start_if_due(tid) is TournamentStatus.CANCELLED
 
     assert service.get(tid).status is TournamentStatus.CANCELLED
     assert await balance_of(database, user) == 100
@@ -150,7 +150,7 @@ async def test_a_sit_and_go_played_to_the_end_pays_every_prize_from_the_pool(
     await service.register_bot(tid, "Alan")
     with pytest.raises(TournamentFull):
         await service.register_bot(tid, "Grace")
-    assert await service.start_due() == [tid]
+    assert await service.start_if_due(tid) is TournamentStatus.RUNNING
 
     work = service.copy(tid)
     play_to_the_end(work, Random(4), now=NOW)
@@ -181,7 +181,7 @@ async def test_a_restart_resumes_a_running_tournament_with_its_standings_and_lev
     tid = await service.create("Sunday", rules, created_by=None)
     for n in range(30):
         await service.register_bot(tid, f"bot{n}")
-    await service.start_due()
+    await service.start_if_due(tid)
     work = service.copy(tid)
     run = Run()
     for minute in range(1, 40):
@@ -214,7 +214,7 @@ async def test_a_300_bot_tournament_pays_its_whole_pool_and_the_ledger_stays_bal
     for n in range(300):
         await service.register_bot(tid, f"bot{n}")
     assert await service.store.pool_held(tid) == 6000
-    await service.start_due()
+    await service.start_if_due(tid)
 
     work = service.copy(tid)
     play_to_the_end(work, Random(300), now=NOW)
@@ -227,31 +227,79 @@ async def test_a_300_bot_tournament_pays_its_whole_pool_and_the_ledger_stays_bal
     assert (await audit(database)).balanced
 
 
-async def test_an_icm_deal_ends_the_tournament_when_every_person_still_in_agrees(
-    database: Database,
-) -> None:
-    service = await _service(database)
+async def _three_seat_sit_and_go(
+    database: Database, clock: Clock, *, bot: bool = False
+) -> tuple[TournamentService, str, list[int]]:
+    """A started three-seat sit & go of three people (or two and a bot)."""
+    service = await _service(database, clock)
     rules = Rules(TournamentKind.SIT_AND_GO, preset("turbo"), table_size=3, buy_in=100)
     tid = await service.create("Deal", rules, created_by=None)
-    ann, bob = await new_user(database, 500), await new_user(database, 500)
-    await service.register(tid, ann, "ann")
-    await service.register(tid, bob, "bob")
-    await service.register_bot(tid, "Ada")
-    await service.start_due()
+    people = [await new_user(database, 500) for _ in range(2 if bot else 3)]
+    for n, user in enumerate(people):
+        await service.register(tid, user, f"p{n}")
+    if bot:
+        await service.register_bot(tid, "Ada")
+    await service.start_if_due(tid)
+    return service, tid, people
+
+
+async def test_an_icm_deal_ends_the_tournament_when_every_player_still_in_agrees(
+    database: Database,
+) -> None:
+    service, tid, (ann, bob, cy) = await _three_seat_sit_and_go(database, Clock())
 
     first = await service.agree_to_deal(tid, ann)
     again = await service.agree_to_deal(tid, ann)
-    assert (first["agreed"], first["needed"], first["done"]) == (1, 2, False) == (
-        again["agreed"], again["needed"], again["done"])
+    assert (len(first.agreed), len(first.needed), first.done) == (1, 3, False)
+    assert (len(again.agreed), again.done) == (1, False)
     with pytest.raises(NotRegistered):
         await service.agree_to_deal(tid, await new_user(database, 0))
-    last = await service.agree_to_deal(tid, bob)
+    await service.agree_to_deal(tid, bob)
+    last = await service.agree_to_deal(tid, cy)
 
-    assert last["done"] and last["offer"] == {"ann": 100, "bob": 100, "Ada": 100}
+    assert last.done and sorted(last.offer.values()) == [100, 100, 100]
     won = await service.settle(tid)
     assert sorted(won.values()) == [100, 100, 100]
-    assert [await balance_of(database, u) for u in (ann, bob)] == [500, 500]
+    assert [await balance_of(database, u) for u in (ann, bob, cy)] == [500, 500, 500]
     assert (await audit(database)).balanced
+
+
+async def test_no_deal_is_made_while_a_bot_is_still_in(database: Database) -> None:
+    service, tid, (ann, bob) = await _three_seat_sit_and_go(database, Clock(), bot=True)
+
+    for user in (ann, bob):
+        with pytest.raises(DealUnavailable):
+            await service.agree_to_deal(tid, user)
+
+    assert service.get(tid).status is TournamentStatus.RUNNING
+    assert service.get(tid).deal is None
+
+
+async def test_a_deal_waits_for_the_hands_and_holds_the_next_one_until_it_lapses(
+    database: Database,
+) -> None:
+    clock = Clock()
+    service, tid, (ann, bob, _) = await _three_seat_sit_and_go(database, clock)
+    stacks = service.get(tid).stacks(1)
+    assert await service.begin_hand(tid, 1, stacks, frozenset()) is not None
+
+    with pytest.raises(DealNotNow):  # a hand is in play
+        await service.agree_to_deal(tid, ann)
+
+    async def commit(writes: tuple[object, ...]) -> None:
+        assert len(writes) == 1
+
+    await service.hand_ended(tid, 1, stacks, 0, commit)
+    vote = await service.agree_to_deal(tid, ann)
+    assert await service.begin_hand(tid, 1, stacks, frozenset()) is None  # play waits
+    clock.now = vote.until
+    with pytest.raises(DealNotNow):  # lapsed: ask again after a hand
+        await service.agree_to_deal(tid, bob)
+    assert await service.begin_hand(tid, 1, stacks, frozenset()) is not None
+    await service.hand_ended(tid, 1, stacks, 1, commit)
+
+    fresh = await service.agree_to_deal(tid, bob)
+    assert fresh.agreed == {user_key(bob)}  # the hand cleared the old vote
 
 
 async def test_a_tournament_that_ended_just_before_a_crash_is_paid_after_the_restart(
@@ -261,7 +309,7 @@ async def test_a_tournament_that_ended_just_before_a_crash_is_paid_after_the_res
     tid = await service.create("Evening", SIT_AND_GO, created_by=None)
     for n in range(6):
         await service.register_bot(tid, f"bot{n}")
-    await service.start_due()
+    await service.start_if_due(tid)
     work = service.copy(tid)
     play_to_the_end(work, Random(6), now=NOW)
     await service.save(tid, work)  # finished and stored, but the prizes were not paid yet

@@ -10,12 +10,16 @@ import threading
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 import uvicorn
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright
+from sqlalchemy import update
 
 from app.config import Settings
+from app.db.engine import Database
+from app.db.models import Role, User
 from app.main import create_app
 from tests.conftest import PASSWORD, Mailbox, assert_ledger_reconciles, free_port, token_of
 
@@ -72,14 +76,20 @@ class LiveServer:
 
 
 @pytest.fixture
-def live_server(settings: Settings) -> Iterator[LiveServer]:
+def server_settings() -> dict[str, Any]:
+    """Settings a test module gives its live server beyond the usual ones (override it)."""
+    return {}
+
+
+@pytest.fixture
+def live_server(settings: Settings, server_settings: dict[str, Any]) -> Iterator[LiveServer]:
     """The application with the test settings, answering at its own ``PUBLIC_URL``; the
     ledger must reconcile after it."""
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
-    settings = dataclasses.replace(
-        settings, public_url=base_url, action_seconds=30, hand_start_delay_seconds=0.3,
-        showdown_seconds=3, bot_delay_seconds=0.05)
+    settings = dataclasses.replace(settings, **{
+        "public_url": base_url, "action_seconds": 30, "hand_start_delay_seconds": 0.3,
+        "showdown_seconds": 3, "bot_delay_seconds": 0.05, **server_settings})
     config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port,
                             log_level="warning", lifespan="on")
     live = LiveServer(settings, base_url, uvicorn.Server(config))
@@ -167,6 +177,14 @@ async def signed_in(tab: Tab, mailbox: Mailbox, name: str) -> None:
     assert (await request.post("/auth/verify-email", data={"token": token})).ok
     response = await request.post("/auth/login", data={"email": email, "password": PASSWORD})
     assert response.ok, await response.text()
+
+
+async def as_admin(database: Database, name: str) -> None:
+    """Make the account named ``name`` an admin."""
+    async with database.sessions() as session:
+        await session.execute(update(User).where(User.display_name == name)
+                              .values(role=Role.ADMIN))
+        await session.commit()
 
 
 def screenshot_path(name: str) -> Path:

@@ -59,11 +59,13 @@ async def test_sign_up_confirm_log_in_and_edit_the_account(
     await expect(page.locator("#signup-password-error")).to_contain_text("10")
 
     await sign_up(page, "alice@example.com", "Alice")
-    await expect(page.get_by_text("Account created")).to_be_visible()
+    await expect(page.get_by_text("Account created")).to_have_text(
+        "Account created. We sent a confirmation link to alice@example.com: open it to "
+        "confirm your address, then log in.")
     await confirm_mailed_link(page, mailbox, "alice@example.com", live_server)
 
     await log_in(page, "alice@example.com", "wrong password!")
-    await expect(page.locator("#login-password-error")).to_contain_text("wrong e-mail or password")
+    await expect(page.locator("#login-password-error")).to_contain_text("Wrong e-mail or password.")
     await log_in(page, "alice@example.com")
     await page.wait_for_url(f"{live_server.base_url}/")
     await expect(page.locator("#nav-name")).to_have_text("Alice")
@@ -146,7 +148,7 @@ async def test_deleting_the_account_asks_first_and_logs_out(
     await page.get_by_role("button", name="Delete it").click()
     await expect(page.get_by_text("Your account was deleted")).to_be_visible()
     await log_in(page, "carol@example.com")
-    await expect(page.locator("#login-password-error")).to_contain_text("wrong e-mail or password")
+    await expect(page.locator("#login-password-error")).to_contain_text("Wrong e-mail or password.")
 
 
 # The computed look of the avatar picker's button and of the page's own buttons.

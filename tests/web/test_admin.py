@@ -55,9 +55,9 @@ async def test_an_admin_manages_users_tables_and_hand_histories(
     await expect(detail).to_contain_text("Ivan")
     await detail.get_by_text("Hand history (PHH)").click()
     await expect(detail.locator("pre")).to_contain_text("NT")
-    await detail.get_by_role("button", name="Close").click()
+    await detail.get_by_role("button", name="Close", exact=True).click()
 
-    await tables.get_by_role("button", name="Close").click()
+    await tables.get_by_role("button", name="Close", exact=True).click()
     await page.locator("#close-form").get_by_label("Reason").fill("maintenance")
     await page.locator("#close-form").get_by_role("button", name="Close table").click()
     await expect(tables).to_have_count(0)

@@ -27,6 +27,12 @@ async def test_a_player_finds_themselves_on_the_leaderboard_then_opts_out(
     await all_time.click()
     await expect(all_time).to_have_attribute("aria-selected", "true")
     await expect(rows.first).to_contain_text("Lena")
+    # The chosen period looks chosen: unlike the others, and like nothing before.
+    looks = await page.locator("[role=tab]").evaluate_all(
+        "tabs => tabs.map((t) => getComputedStyle(t).backgroundColor)")
+    assert looks[2] not in looks[:2] and looks[0] == looks[1], looks
+    await expect(page.locator("#nav-name")).to_have_text("Lena")
+    await expect(page.get_by_role("button", name="Log out")).to_be_visible()
 
     await page.goto("/account")
     listed = page.get_by_label("Show me on the leaderboard")

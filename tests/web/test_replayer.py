@@ -45,6 +45,13 @@ async def test_a_player_steps_through_a_hand_and_plays_it_to_the_end(
     await expect(caption).to_contain_text(f"Step 2 of {steps}: ")
     await player.get_by_role("button", name="Back").click()
     await expect(caption).to_contain_text(f"Step 1 of {steps}: ")
+    # Nothing missing is written out as "null", at any step.
+    for step in range(1, steps + 1):
+        await expect(caption).to_contain_text(f"Step {step} of {steps}: ")
+        assert "null" not in await player.inner_text(), f"step {step}"
+        if step < steps:
+            await player.get_by_role("button", name="Forward").click()
+    await player.get_by_role("button", name="Back").click()
     await player.get_by_role("button", name="Play").click()
     await expect(caption).to_contain_text(f"Step {steps} of {steps}: ", timeout=steps * 2_000)
     await expect(player.get_by_role("button", name="Forward")).to_be_disabled()

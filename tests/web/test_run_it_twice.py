@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.async_api import expect
 
-from app.realtime.lobby import TableService
+from app.realtime.hosting import TableHost
 from tests.conftest import Mailbox
 from tests.poker.test_engine_run_it_twice import twice_deck
 from tests.web.conftest import LiveServer, Visitors
@@ -17,7 +17,7 @@ async def test_players_all_in_agree_to_run_it_twice_and_see_both_boards_and_resu
 ) -> None:
     # Aces against kings, the aces winning on both boards: the kings bust and leave, so the
     # finished hand stays on the table (no next hand replaces it).
-    tables: TableService = live_server.server.config.app.state.realtime.tables
+    tables: TableHost = live_server.server.config.app.state.realtime.host
     tables.services.deck_factory = lambda: twice_deck(
         ["AhAd", "KsKc"], "2c 7d 9h 3s 4c", "5h 8s 5d Jc Qc")
     pages, first, second = await heads_up_all_in(visitors, mailbox, "Twice",

@@ -16,6 +16,17 @@ ESCAPES = [
     "/%0A/evil.example",
     "https://evil.example/",
     "javascript:alert(1)",
+    # Dot segments that leave a path starting with "//" once resolved (as the query is
+    # decoded once: %252e reaches the URL parser as %2e, which it reads as a dot).
+    "/.//evil.example/phish",
+    "/%2e//evil.example/phish",
+    "/%252e//evil.example/phish",
+    "/%252E%252E//evil.example/phish",
+    "/a/..//evil.example/phish",
+    "/./%5Cevil.example",
+    "/.%5C%5Cevil.example",
+    "/..%2F%2Fevil.example",
+    "/%09./%0A/evil.example",
 ]
 
 
@@ -29,9 +40,12 @@ async def test_next_after_login_never_leaves_the_site(
         await tab.page.wait_for_url(f"{live_server.base_url}/", timeout=10_000)
     await tab.page.goto("/login?next=%2Faccount%3Fsection%3Dledger")
     await tab.page.wait_for_url(f"{live_server.base_url}/account?section=ledger")
+    await tab.page.goto("/login?next=/a/../account%23ledger")
+    await tab.page.wait_for_url(f"{live_server.base_url}/account#ledger")
 
 
-@pytest.mark.parametrize("escape", ESCAPES[:2])
+@pytest.mark.parametrize(
+    "escape", [*ESCAPES[:2], "/.//evil.example/phish", "/./%5Cevil.example"])
 async def test_next_is_checked_when_logging_in_through_the_form_too(
     visitors: Visitors, live_server: LiveServer, mailbox: Mailbox, escape: str
 ) -> None:

@@ -61,6 +61,22 @@ async def sit(page: Page, buy_in: int | None = None, refused: str | None = None)
     await expect(page.locator(".seat.mine")).to_be_visible()
 
 
+async def leave_seat(page: Page) -> None:
+    """Press "Leave seat", and confirm when the page asks (our cards are still live)."""
+    await page.get_by_role("button", name="Leave seat").click()
+    dialog = page.locator("#leave-dialog")
+    if await dialog.is_visible():
+        await dialog.get_by_role("button", name="Leave the table").click()
+
+
+async def fold(page: Page) -> None:
+    """Fold, even when checking is free (the page asks then)."""
+    await page.locator("#act-fold").click()
+    question = page.locator("#fold-confirm")
+    if await question.is_visible():
+        await question.get_by_role("button", name="Fold anyway").click()
+
+
 def chips_in(text: str) -> int:
     return int(re.sub(r"\D", "", text) or 0)
 
@@ -144,7 +160,7 @@ async def test_play_hands_against_bots_to_showdown(
     page = tab.page
     await signed_in(tab, mailbox, "Dana")
     table_id = await create_table_with_bots(page, name="Dana's table", seats=6, bots=4)
-    await sit(page, buy_in=50, refused="buy in for 200 to 1000")
+    await sit(page, buy_in=50, refused="Buy in for 200 to 1,000 chips.")
     await sit(page, buy_in=1_000)
     await expect(my_stack(page)).to_have_text("1,000")
     await expect(page.locator("#nav-balance")).to_have_text("9,000 credits")
@@ -162,10 +178,11 @@ async def test_play_hands_against_bots_to_showdown(
     await page.screenshot(path=screenshot_path("lobby"))
     await page.locator("#recent-hands tbody tr").last.get_by_role("button", name="View").click()
     await expect(page.locator("#hand-dialog")).to_contain_text("Dana")
-    await page.get_by_role("button", name="Close").click()
+    await page.get_by_role("button", name="Close", exact=True).click()
 
     await page.goto(f"/table/{table_id}")
-    await page.get_by_role("button", name="Leave seat").click()
+    await expect(page.locator(".seat.mine")).to_be_visible()
+    await leave_seat(page)
     cashed_out = page.locator("#panel-log li", has_text="You cashed out")
     await expect(cashed_out).to_have_count(1)
     amount = chips_in(await cashed_out.inner_text())
@@ -302,6 +319,6 @@ async def test_reloading_mid_hand_restores_the_hand_and_play_goes_on(
     await play(page, hands=1, showdown=False, keys=True)
 
     await page.get_by_role("button", name="Sit out").click()
-    await expect(page.locator(".seat.mine .seat-badge")).to_contain_text("Sitting out")
+    await expect(page.locator(".seat.mine .seat-badges")).to_contain_text("Sitting out")
     await page.get_by_role("button", name="Sit in").click()
     await expect(page.get_by_role("button", name="Sit out")).to_be_visible()

@@ -4,15 +4,28 @@ name, a stack or your seat, the log opens without scrolling, and a seat you left
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
 import pytest
 from playwright.async_api import Page, Response, expect
 
+from app.realtime.hosting import TableHost
 from tests.conftest import Mailbox
+from tests.poker.stacked_decks import stacked_deck
 from tests.web.conftest import DESKTOP, PHONE, LiveServer, Tab, Visitors, screenshot_path, signed_in
-from tests.web.test_table import PROGRESS, chips_in, create_table_with_bots, sit
+from tests.web.test_actions import READY, heads_up
+from tests.web.test_all_in_equity import first_to_act
+from tests.web.test_table import (
+    PROGRESS,
+    chips_in,
+    create_table_with_bots,
+    fold,
+    leave_seat,
+    my_stack,
+    sit,
+)
 
 # What overlaps what, read from the page's boxes: every problem found, as a sentence.
 LAYOUT_PROBLEMS = """() => {
@@ -29,6 +42,9 @@ LAYOUT_PROBLEMS = """() => {
     if (badge && !hit(box(badge), box(seat.querySelector(".seat-box")))) {
       problems.push(`seat ${number}'s badge is outside its box`);
     }
+    for (const cut of seat.querySelectorAll(".seat-badge")) {
+      if (cut.scrollWidth > cut.clientWidth + 1) problems.push(`seat ${number}'s badge is cut`);
+    }
   }
   const names = [...document.querySelectorAll(".seat-name")];
   for (const cards of document.querySelectorAll(".seat-cards")) {
@@ -44,7 +60,7 @@ LAYOUT_PROBLEMS = """() => {
   if (mine) {
     const r = box(mine);
     const bar = box(document.getElementById("action-bar"));
-    if (hit(r, bar)) problems.push("the action bar covers your seat");
+    if (hit(r, bar)) problems.push(`the action bar covers your seat (${r.bottom} > ${bar.top})`);
     const offScreen = r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth;
     if (offScreen) problems.push("your seat is off the screen");
   }
@@ -137,7 +153,7 @@ async def play_and_check_layout(page: Page, name: str) -> None:
             break
         await check_or_call(page)
     await page.screenshot(path=screenshot_path(f"table-{name}"))
-    await page.locator("#act-fold").click()
+    await fold(page)
     await expect(page.locator(".seat.mine .seat-badge")).to_have_text("Folded")
     assert await layout_problems(page) == []
 
@@ -174,7 +190,7 @@ async def test_on_a_phone_the_hand_log_opens_without_scrolling(
     await page.screenshot(path=screenshot_path("table-phone-log"))
     await page.get_by_role("tab", name="Chat").click()
     await expect(page.locator("#chat-text")).to_be_in_viewport()
-    await page.get_by_role("button", name="Close").click()
+    await page.get_by_role("button", name="Close", exact=True).click()
     await expect(log).to_be_hidden()
     await expect(page.locator("#act-fold")).to_be_in_viewport()
 
@@ -194,8 +210,12 @@ async def test_a_seat_you_left_is_empty_with_no_broken_avatar(
     page.on("response", on_response)
     seat = await page.locator(".seat.mine").get_attribute("data-seat")
     await our_turn(page)
-    await page.get_by_role("button", name="Leave seat").click()
-    await expect(page.locator("#table-message")).to_contain_text("when this hand ends")
+    # Every text the message line shows, kept: the hand can end (and the line change) a
+    # moment after it says when we leave.
+    await page.evaluate(SHOWN_MESSAGES)
+    await leave_seat(page)
+    await page.wait_for_function(
+        "() => window.shownMessages.some((text) => text.includes('when this hand ends'))")
     cashed_out = page.locator("#panel-log li", has_text="You cashed out")
     await expect(cashed_out).to_have_count(1)
     old_seat = page.locator(f'.seat[data-seat="{seat}"]')
@@ -207,3 +227,124 @@ async def test_a_seat_you_left_is_empty_with_no_broken_avatar(
     assert chips_in(await cashed_out.inner_text()) > 0
     assert await page.locator('img[src*="/users//"]').count() == 0
     assert missing == []
+
+
+SHOWN_MESSAGES = """() => {
+  const line = document.querySelector("#table-message");
+  window.shownMessages = [];
+  new MutationObserver(() => window.shownMessages.push(line.textContent))
+    .observe(line, { childList: true, characterData: true, subtree: true });
+}"""
+
+
+# The tools above the table: the top of the felt, and the rows the visible tools take.
+TOOLBAR = """() => {
+  const tops = [...document.querySelectorAll(".table-tools > *")]
+    .filter((t) => t.getClientRects().length).map((t) => Math.round(t.getBoundingClientRect().top));
+  return { felt: Math.round(document.querySelector(".felt-wrap").getBoundingClientRect().top),
+           rows: new Set(tops).size };
+}"""
+
+
+@SIZES
+async def test_the_table_does_not_jump_when_top_up_comes_and_goes(
+    visitors: Visitors, live_server: LiveServer, mailbox: Mailbox, viewport: dict[str, int]
+) -> None:
+    tab = await visitors.new(viewport=viewport)
+    page = tab.page
+    await signed_in(tab, mailbox, "Vera")
+    await page.goto("/")
+    form = page.locator("#create-form")
+    await form.get_by_label("Name").fill("Vera's quiet table")
+    await form.get_by_label("Fill seats with bots").uncheck()
+    await form.get_by_role("button", name="Create table").click()
+    await page.wait_for_url(re.compile(r"/table/"))
+    await sit(page, buy_in=500)
+    top_up = page.get_by_role("button", name="Top up")
+    await expect(top_up).to_be_visible()
+    await expect(page.get_by_role("button", name="Sit out")).to_be_visible()
+    with_top_up = await page.evaluate(TOOLBAR)
+    await page.screenshot(path=screenshot_path(f"table-tools-{viewport['width']}"))
+    await top_up.click()
+    await page.locator("#topup-dialog").get_by_label("Amount").fill("500")
+    await page.locator("#topup-dialog").get_by_role("button", name="Add chips").click()
+    await expect(top_up).to_be_hidden()
+    await expect(my_stack(page)).to_have_text("1,000")
+    without = await page.evaluate(TOOLBAR)
+    assert with_top_up["rows"] == without["rows"] == 1
+    assert with_top_up["felt"] == without["felt"]
+
+
+@SIZES
+async def test_a_winner_all_in_reads_won_in_full_on_its_badge(
+    visitors: Visitors, live_server: LiveServer, mailbox: Mailbox, viewport: dict[str, int]
+) -> None:
+    # Aces against kings: one of the two wins it all, no split.
+    tables: TableHost = live_server.server.config.app.state.realtime.host
+    tables.services.deck_factory = lambda: stacked_deck(["AhAd", "KsKc"], "2c 7d 9h 3s 4c")
+    other = DESKTOP if viewport is PHONE else PHONE
+    game = await heads_up(visitors, mailbox, viewport, buy_ins=(1_000, 1_000), other=other)
+    pages = [game.short, game.deep]
+    first = await first_to_act(pages)
+    await first.locator("#act-allin").click()
+    second = game.deep if first is game.short else game.short
+    await second.wait_for_function(READY)
+    await second.locator("#act-call").click()
+    for page, who in ((game.short, "ann"), (game.deep, "bob")):
+        badge = page.locator(".seat.winner .seat-badge").first
+        await expect(badge).to_have_text("Won 2,000")
+        size = page.viewport_size
+        await page.screenshot(path=screenshot_path(f"table-winner-{who}-{size and size['width']}"))
+        assert await layout_problems(page) == []
+
+
+RESULT_LINES = """() => [...document.querySelectorAll("#result .result-line")]
+  .map((line) => line.firstChild.textContent)"""
+
+
+READY_OR_OVER = f"() => ({READY})() || document.querySelector('#result .result-line')"
+
+
+async def shove_or_call(page: Page) -> None:
+    """Go all-in, or call an all-in, until the hand is over."""
+    for _ in range(6):
+        await page.wait_for_function(READY_OR_OVER, timeout=60_000)
+        if await page.locator("#result .result-line").count():
+            return
+        for button in ("#act-allin", "#act-call", "#act-check"):
+            if await page.locator(button).is_visible():
+                await page.locator(button).click()
+                break
+        await expect(page.locator("#actions")).to_be_hidden()
+
+
+# The first hand waits for the third player to sit down.
+@pytest.mark.parametrize("server_settings", [{"hand_start_delay_seconds": 10}], ids=["slow"])
+async def test_the_result_says_each_pot_and_its_amount_apart(
+    visitors: Visitors, live_server: LiveServer, mailbox: Mailbox
+) -> None:
+    # Three people all-in for 200, 500 and 500: a main pot and side pot 1.
+    tabs = [await visitors.new(viewport=size) for size in (DESKTOP, PHONE, DESKTOP)]
+    for tab, name in zip(tabs, ("Ann", "Bob", "Cyd"), strict=True):
+        await signed_in(tab, mailbox, name)
+    ann = tabs[0].page
+    await ann.goto("/")
+    form = ann.locator("#create-form")
+    await form.get_by_label("Name").fill("Three ways")
+    await form.get_by_label("Seats", exact=True).fill("3")
+    await form.get_by_label("Fill seats with bots").uncheck()
+    await form.get_by_role("button", name="Create table").click()
+    await ann.wait_for_url(re.compile(r"/table/"))
+    await sit(ann, buy_in=200)
+    for tab in tabs[1:]:
+        await tab.page.goto(ann.url.split("?")[0])
+        await tab.page.get_by_role("button", name="Sit in seat").first.click()
+        await sit(tab.page, buy_in=500)
+    pages = [tab.page for tab in tabs]
+    await asyncio.gather(*(shove_or_call(page) for page in pages))
+    for page in pages:
+        await expect(page.locator("#result")).to_contain_text(re.compile(r"from side pot 1"))
+        lines = await page.evaluate(RESULT_LINES)
+        assert all(re.fullmatch(r"\w+( and \w+)? (wins|split) [\d,]+( from side pot 1)?",
+                                line.strip()) for line in lines), lines
+    await pages[1].screenshot(path=screenshot_path("table-side-pot-390"))

@@ -1,6 +1,6 @@
 """A tournament in a real browser: find a sit & go in the lobby, register on its page, be
 seated by the tournament, play it to the end against bots and find the prize on the
-account page."""
+account page (an ICM deal: tests/web/test_tournament_deal.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from app.db.engine import Database
 from app.db.models import Role, User
 from app.poker.blinds import Occupant, plan_next_hand
 from app.poker.cards import Deck
-from app.realtime.lobby import TableService
+from app.realtime.hosting import TableHost
 from tests.conftest import Mailbox
 from tests.poker.stacked_decks import stacked_deck
 from tests.web.conftest import LiveServer, Tab, Visitors, screenshot_path, signed_in
@@ -38,7 +38,7 @@ class AcesForPeople:
     """The table's decks: the person at the tournament table holds aces every hand and the
     bots hold rags, so the test knows who wins (the dealer asks for a deck as it deals)."""
 
-    def __init__(self, tables: TableService) -> None:
+    def __init__(self, tables: TableHost) -> None:
         self.tables = tables
 
     def __call__(self) -> Deck:
@@ -78,7 +78,7 @@ async def test_a_player_registers_for_a_sit_and_go_plays_it_out_and_sees_the_pri
     visitors: Visitors, live_server: LiveServer, mailbox: Mailbox, database: Database
 ) -> None:
     app = live_server.server.config.app
-    tables: TableService = app.state.realtime.tables
+    tables: TableHost = app.state.realtime.host
     tables.services.deck_factory = AcesForPeople(tables)
     admin, player = await visitors.new(), await visitors.new()
     await signed_in(admin, mailbox, "Hana")
@@ -134,34 +134,3 @@ async def test_a_player_registers_for_a_sit_and_go_plays_it_out_and_sees_the_pri
     await expect(ledger.locator("tr", has_text="Tournament buy-in")).to_contain_text("100")
     await expect(ledger.locator("tr", has_text="Tournament fee")).to_contain_text("10")
     await expect(page.locator("#balance")).to_have_text("10,190")
-
-
-async def test_a_player_agrees_to_an_icm_deal_and_is_paid_the_offer(
-    visitors: Visitors, live_server: LiveServer, mailbox: Mailbox, database: Database
-) -> None:
-    admin, player = await visitors.new(), await visitors.new()
-    await signed_in(admin, mailbox, "Olga")
-    await signed_in(player, mailbox, "Piet")
-    await _as_admin(admin, database, "Olga")
-    csrf = next(c["value"] for c in await admin.page.context.cookies()
-                if c["name"] == "holdem_csrf")
-    created = await admin.page.context.request.post("/admin/tournaments", headers={
-        "X-CSRF-Token": csrf}, data={"name": "Deal sit & go", "kind": "sit_and_go",
-                                     "table_size": 3, "buy_in": 100, "fee": 0,
-                                     "structure": STRUCTURE, "bots": 2})
-    assert created.status == 201, await created.text()
-
-    page = player.page
-    await page.goto(f"/tournament/{(await created.json())['id']}")
-    await page.get_by_role("button", name="Register").click()
-    await page.get_by_role("button", name="Agree to an ICM deal").click()
-    offer = page.locator("#t-deal-offer")
-    await expect(offer).to_contain_text("Deal done")
-    match = re.search(r"Piet ([\d,]+)", await offer.inner_text())
-    assert match
-    share = match.group(1)
-    await expect(page.locator("#t-message")).to_contain_text(f"won {share} credits")
-
-    await page.goto("/account")
-    prize = page.locator("#ledger tbody tr", has_text="Tournament prize")
-    await expect(prize).to_contain_text(f"+{share}")

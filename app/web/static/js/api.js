@@ -1,13 +1,40 @@
 // The REST API as the pages use it: JSON in and out, the CSRF header on every
 // state-changing request, and one error type carrying the server's code and message.
 
+import { chips } from "./format.js";
+
 export const CSRF_COOKIE = "holdem_csrf";
 const CSRF_HEADER = "X-CSRF-Token";
+
+// What an error says to people, in one place. The errors that carry their numbers are
+// said with the numbers as people write them; the others keep the server's words (its
+// validation problems come in plain words already) as a sentence. Codes never change.
+const SAID = {
+  invalid_buy_in: [["min", "max"], (e) => (e.min === 1
+    ? `You can add at most ${chips(e.max)} chips.`
+    : `Buy in for ${chips(e.min)} to ${chips(e.max)} chips.`)],
+  insufficient_credits: [["balance", "needed"], (e) => `You have ${chips(e.balance)} credits; this needs ${chips(e.needed)}.`],
+  bet_too_small: [["min"], (e) => `The smallest bet or raise here is to ${chips(e.min)}.`],
+  bet_too_large: [["max"], (e) => `The most you can bet here is ${chips(e.max)} (all-in).`],
+  cannot_check: [["to_call"], (e) => `There is a bet of ${chips(e.to_call)} to call: call or fold.`],
+};
+
+function sentence(text) {
+  const said = String(text).trim();
+  const capital = said.charAt(0).toUpperCase() + said.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+}
+
+export function errorMessage(error, status = 0) {
+  const [numbers, say] = SAID[error.code] || [null, null];
+  if (numbers && numbers.every((name) => typeof error[name] === "number")) return say(error);
+  return error.message ? sentence(error.message) : `The server answered ${status}.`;
+}
 
 export class ApiError extends Error {
   constructor(status, body) {
     const error = (body && body.error) || {};
-    super(error.message || `The server answered ${status}.`);
+    super(errorMessage(error, status));
     this.status = status;
     this.code = error.code || "http_error";
     this.details = error;

@@ -62,3 +62,18 @@ export function icon(symbol, className) {
   svg.append(use);
   return svg;
 }
+
+// Name each cell of `table` after its column (`data-label`), now and whenever its rows
+// change, so that on a phone its rows can show as cards, each value beside its name.
+export function labelColumns(table) {
+  const label = () => {
+    const heads = [...table.tHead.rows[0].cells].map((th) => (th.querySelector(".visually-hidden") ? "" : th.textContent.trim()));
+    for (const row of table.tBodies[0].rows) {
+      [...row.cells].forEach((cell, i) => {
+        if (heads[i] && cell.colSpan === 1) cell.dataset.label = heads[i];
+      });
+    }
+  };
+  label();
+  new MutationObserver(label).observe(table.tBodies[0], { childList: true });
+}

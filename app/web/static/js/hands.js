@@ -34,7 +34,8 @@ function replayer(replay, summary) {
     const frame = replay.frames[step];
     const hand = frame.hand;
     const said = frame.events.map((e) => describe(table, { event: e }, null, hand.viewer)).filter(Boolean);
-    stage.replaceChildren(
+    // replaceChildren would write a missing part out as the text "null": leave it out.
+    stage.replaceChildren(...[
       el("div", { className: "detail-board" }, el("strong", {}, "Board "),
         hand.board.length ? cardRow(hand.board, { className: "cards-sm" }) : "no cards yet",
         el("span", { className: "hint" }, ` · pot ${chips(hand.pot_total)}`)),
@@ -45,7 +46,8 @@ function replayer(replay, summary) {
         el("strong", {}, playerName(summary, s.seat)), " ",
         cardRow(s.cards || [], { count: 2, className: "cards-sm" }),
         ` ${chips(s.stack)}`, s.bet ? ` · bet ${chips(s.bet)}` : "",
-        ["folded", "mucked"].includes(s.status) ? ` · ${s.status}` : ""))));
+        ["folded", "mucked"].includes(s.status) ? ` · ${s.status}` : ""))),
+    ].filter(Boolean));
     caption.textContent = `Step ${step + 1} of ${last + 1}: ${said.join("; ") || "the deal"}`;
     back.disabled = step === 0;
     forward.disabled = step === last;

@@ -3,22 +3,27 @@
 import { api, ApiError, cookie, CSRF_COOKIE } from "./api.js";
 
 let current;
+let loading = null;
 
-export async function currentUser({ refresh = false } = {}) {
-  if (current !== undefined && !refresh) return current;
+// The signed-in user or null, asked once per page (every page's header shows it).
+export function currentUser({ refresh = false } = {}) {
+  if (!loading || refresh) loading = load();
+  return loading;
+}
+
+async function load() {
   // A login sets the readable CSRF cookie beside the HttpOnly session cookie, and a
   // logout clears both: without it the visitor is a guest, and asking /users/me would
   // only log a 401 in the console.
-  if (!cookie(CSRF_COOKIE)) {
-    current = null;
-  } else {
+  let user = null;
+  if (cookie(CSRF_COOKIE)) {
     try {
-      current = await api("GET", "/users/me");
+      user = await api("GET", "/users/me");
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 401) throw error;
-      current = null;
     }
   }
+  current = user;
   renderNav(current);
   return current;
 }
@@ -60,8 +65,11 @@ export async function requireUser() {
 }
 
 // Only a path on this origin, so a crafted ?next= cannot send people elsewhere. The URL is
-// parsed the way the browser will follow it (backslashes, tabs and newlines included:
-// "/\evil.example" and "/\t/evil.example" both mean //evil.example), not pattern-matched.
+// resolved the way the browser will follow it (WHATWG URL parsing: backslashes, tabs,
+// newlines, percent-encoded dots and dot segments included), and what comes back is that
+// resolved absolute URL, so nothing is parsed a second time: "/.//evil.example" resolves to
+// the path "//evil.example", which handed back as a path would mean the host evil.example.
+// A path that begins with "//" is no page of ours either way.
 export function nextPath(fallback = "/") {
   const next = new URLSearchParams(window.location.search).get("next");
   if (!next || !next.startsWith("/")) return fallback;
@@ -71,8 +79,10 @@ export function nextPath(fallback = "/") {
   } catch {
     return fallback;
   }
-  if (target.origin !== window.location.origin) return fallback;
-  return target.pathname + target.search + target.hash;
+  if (target.origin !== window.location.origin || target.pathname.startsWith("//")) {
+    return fallback;
+  }
+  return target.href;
 }
 
 document.getElementById("nav-logout")?.addEventListener("click", async () => {

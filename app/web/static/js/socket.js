@@ -42,6 +42,11 @@ export function connect() {
   socket.on("user:notice", (notice) => {
     if (notice.kind === "session_ended") sessionEnded = true;
   });
+  // A server going down for a deploy says so first (`seconds`: about how long, or null).
+  socket.on("server:restarting", ({ seconds } = {}) => {
+    const when = Number.isInteger(seconds) && seconds > 0 ? ` in about ${seconds} s` : "";
+    showBanner(`The server is restarting${when}: hands in play finish first, then this page reconnects by itself.`);
+  });
   socket.on("disconnect", (reason) => {
     // The server ends a connection itself (no reconnecting) when the session was revoked:
     // a logout, a password change, a deletion or a ban.

@@ -1,6 +1,6 @@
 import { api } from "../api.js";
 import { bindForm, clearErrors, formValues } from "../forms.js";
-import { chips, date, dateTime, el, ledgerReason, signed } from "../format.js";
+import { chips, date, dateTime, el, labelColumns, ledgerReason, signed } from "../format.js";
 import { showHand } from "../hands.js";
 import { requireUser } from "../session.js";
 
@@ -9,6 +9,8 @@ const PER_PAGE = 20;
 const me = await requireUser();
 const users = { page: 1, query: {} };
 const hands = { page: 1, tableId: "" };
+
+for (const id of ["users", "admin-tables", "hands"]) labelColumns($(id));
 
 for (const dialog of document.querySelectorAll("dialog")) {
   for (const button of dialog.querySelectorAll("[data-close]")) button.addEventListener("click", () => dialog.close());

@@ -1,6 +1,5 @@
 import { api } from "../api.js";
 import { bindForm, setStatus } from "../forms.js";
-import { currentUser } from "../session.js";
 
 const form = document.getElementById("forgot-form");
 
@@ -9,4 +8,3 @@ bindForm(form, async (values) => {
   setStatus(form, answer.message, "ok");
 }, { busyText: "Sending…" });
 
-currentUser();

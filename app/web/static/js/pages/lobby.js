@@ -1,22 +1,70 @@
 import { api } from "../api.js";
 import { bindForm, formValues } from "../forms.js";
-import { chips, dateTime, el, signed } from "../format.js";
+import { chips, dateTime, el, labelColumns, signed } from "../format.js";
 import { showHand } from "../hands.js";
+import { inviteFor, rememberInvite } from "../mytables.js";
 import { currentUser } from "../session.js";
 import { connect, request, showFatal, SocketMissing } from "../socket.js";
 
 const tables = new Map();
 const body = document.querySelector("#tables tbody");
+for (const id of ["my-tables", "tables", "tournaments", "recent-hands"]) labelColumns(document.getElementById(id));
 const user = await currentUser();
 
-function tableUrl(id, sit) {
-  return `/table/${encodeURIComponent(id)}${sit ? "?sit=1" : ""}`;
+function tableUrl(id, sit, invite) {
+  const query = new URLSearchParams();
+  if (sit) query.set("sit", "1");
+  if (invite) query.set("invite", invite);
+  const text = query.toString();
+  return `/table/${encodeURIComponent(id)}${text ? `?${text}` : ""}`;
+}
+
+function blindsOf(table) {
+  return `${chips(table.small_blind)} / ${chips(table.big_blind)}${table.ante ? ` (ante ${chips(table.ante)})` : ""}`;
+}
+
+function playersOf(table) {
+  return `${table.seated} / ${table.seats}${table.bots ? ` · ${table.bots} bot${table.bots > 1 ? "s" : ""}` : ""}`;
+}
+
+// Your tables, as the server knows them (`lobby:mine`): those you opened and those you sit at.
+let mine = [];
+
+async function refreshMine(socket) {
+  if (!user) return;
+  mine = (await request(socket, "lobby:mine")).tables;
+  renderMine(socket);
+}
+
+function renderMine(socket) {
+  document.getElementById("mine").hidden = mine.length === 0;
+  document.querySelector("#my-tables tbody").replaceChildren(...mine.map((table) => {
+    const id = table.table_id;
+    const seated = table.seat !== null;
+    const close = table.closable ? el("button", {
+      type: "button", className: "button button-small", "aria-label": `Close ${table.name}`,
+      onclick: async (event) => {
+        event.target.disabled = true;
+        try {
+          await request(socket, "table:close", { table_id: id });
+        } catch (error) {
+          document.getElementById("tables-error").textContent = error.message;
+        }
+        await refreshMine(socket);
+      } }, "Close") : null;
+    return el("tr", { dataset: { tableId: id } },
+      el("td", {}, el("span", { className: "table-name" }, table.name), table.private ? " 🔒" : ""),
+      el("td", {}, blindsOf(table)),
+      el("td", { className: "num" }, playersOf(table)),
+      el("td", {}, seated ? `Seat ${table.seat + 1}` : "You opened it"),
+      el("td", { className: "table-actions" }, el("a", {
+        className: "button button-small button-primary", href: tableUrl(id, false, inviteFor(user, id)),
+        "aria-label": `${seated ? "Back to" : "Open"} ${table.name}` }, seated ? "Back to your seat" : "Open"), close));
+  }));
 }
 
 function row(table) {
   const full = table.seated >= table.seats;
-  const blinds = `${chips(table.small_blind)} / ${chips(table.big_blind)}${table.ante ? ` (ante ${chips(table.ante)})` : ""}`;
-  const players = `${table.seated} / ${table.seats}${table.bots ? ` · ${table.bots} bot${table.bots > 1 ? "s" : ""}` : ""}`;
   const actions = el("td", { className: "table-actions" },
     user && !full ? el("a", { className: "button button-small button-primary", href: tableUrl(table.table_id, true),
       "aria-label": `Join ${table.name}` }, "Join") : null,
@@ -24,8 +72,8 @@ function row(table) {
       "aria-label": `Watch ${table.name}` }, "Watch"));
   return el("tr", { dataset: { tableId: table.table_id } },
     el("td", {}, el("span", { className: "table-name" }, table.name), table.private ? " 🔒" : ""),
-    el("td", {}, blinds),
-    el("td", { className: "num" }, players, table.waiting ? ` (+${table.waiting} waiting)` : ""),
+    el("td", {}, blindsOf(table)),
+    el("td", { className: "num" }, playersOf(table), table.waiting ? ` (+${table.waiting} waiting)` : ""),
     el("td", { className: "num" }, chips(table.average_pot)),
     el("td", { className: "num" }, table.hands_per_hour),
     el("td", { className: "num" }, `${chips(table.min_buy_in)}–${chips(table.max_buy_in)}`),
@@ -107,8 +155,8 @@ function setUpForms(socket) {
       payload.bot_style = values.bot_style || null;
     }
     const ack = await request(socket, "table:create", payload);
-    const invite = ack.invite_code ? `&invite=${encodeURIComponent(ack.invite_code)}` : "";
-    window.location.assign(tableUrl(ack.table.table_id, true) + invite);
+    rememberInvite(user, ack.table.table_id, ack.invite_code);
+    window.location.assign(tableUrl(ack.table.table_id, true, ack.invite_code));
   }, { busyText: "Opening…" });
   createForm.elements.namedItem("bots").addEventListener("change", (event) => {
     createForm.querySelector("#create-bot_count").disabled = !event.target.checked;
@@ -120,29 +168,31 @@ function setUpForms(socket) {
 const LOBBY_PAGE_SIZE = 100;
 const LOBBY_MAX_PAGES = 5;
 
+// The open tables, and whether that is all of them.
 async function listTables(socket) {
   const found = [];
   for (let page = 1; page <= LOBBY_MAX_PAGES; page += 1) {
     const ack = await request(socket, "lobby:list", { page, per_page: LOBBY_PAGE_SIZE });
     found.push(...ack.tables);
-    if (page * ack.per_page >= ack.count) break;
+    if (page * ack.per_page >= ack.count) return { found, complete: true };
   }
-  return found;
+  return { found, complete: false };
 }
 
 function listen(socket) {
   const errorSlot = document.getElementById("tables-error");
   socket.on("connect", async () => {
     try {
-      const listed = await listTables(socket);
+      const { found } = await listTables(socket);
       tables.clear();
-      for (const table of listed) tables.set(table.table_id, table);
+      for (const table of found) tables.set(table.table_id, table);
       const offered = await request(socket, "tournament:list");
       tournaments.clear();
       for (const t of offered.tournaments) tournaments.set(t.id, t);
       renderTournaments();
       errorSlot.textContent = "";
       render();
+      await refreshMine(socket);
       if (user) await showRecentHands();
     } catch (error) {
       errorSlot.textContent = error.message;
@@ -152,6 +202,7 @@ function listen(socket) {
     const isNew = !tables.has(table.table_id);
     tables.set(table.table_id, table);
     render(isNew ? table.table_id : null);
+    if (mine.some((t) => t.table_id === table.table_id)) refreshMine(socket).catch(() => {});
   });
   socket.on("lobby:tournament", (t) => {
     if (t.status === "registering" || t.status === "running") tournaments.set(t.id, t);
@@ -165,6 +216,7 @@ function listen(socket) {
   socket.on("lobby:table-removed", ({ table_id: id }) => {
     tables.delete(id);
     render();
+    if (mine.some((t) => t.table_id === id)) refreshMine(socket).catch(() => {});
   });
 }
 

@@ -40,7 +40,7 @@ function outsView(result) {
   return [
     el("p", { id: "outs-summary" }, `${result.hand} on ${result.board} (${result.category}): `,
       el("strong", {}, `${result.count} outs`), ` of ${result.unseen} unseen cards`),
-    result.outs.length ? cardRow(result.outs, { className: "cards-sm" }) : el("p", { className: "hint" }, "No card helps."),
+    result.outs.length ? cardRow(result.outs, { className: "cards-sm outs-cards" }) : el("p", { className: "hint" }, "No card helps."),
     el("p", { id: "outs-chances" }, chances.join(", ")),
   ];
 }

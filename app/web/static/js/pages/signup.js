@@ -1,6 +1,5 @@
 import { api } from "../api.js";
 import { bindForm, setStatus } from "../forms.js";
-import { currentUser } from "../session.js";
 
 const form = document.getElementById("signup-form");
 const done = document.getElementById("signup-done");
@@ -9,7 +8,7 @@ const resend = document.getElementById("resend-form");
 bindForm(form, async (values) => {
   const user = await api("POST", "/auth/signup", values);
   form.hidden = true;
-  document.getElementById("signup-email").textContent = user.email;
+  document.getElementById("signup-sent-to").textContent = user.email;
   resend.elements.namedItem("email").value = user.email;
   done.hidden = false;
 }, { busyText: "Creating your account…" });
@@ -22,4 +21,3 @@ bindForm(resend, async (values) => {
 if (new URLSearchParams(window.location.search).has("deleted")) {
   document.getElementById("deleted-notice").hidden = false;
 }
-currentUser();

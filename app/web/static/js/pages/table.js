@@ -7,7 +7,7 @@ import { connect, request, showFatal, SocketMissing } from "../socket.js";
 import { ActionBar } from "../table/actions.js";
 import { describe } from "../table/log.js";
 import { renderCenter, renderSeats } from "../table/render.js";
-import { applyEvent, applySnapshot, applyTurn, emptyTable, mySeat } from "../table/state.js";
+import { applyEvent, applySnapshot, applyTurn, emptyTable, inLiveHand, mySeat } from "../table/state.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(window.location.search);
@@ -78,10 +78,11 @@ async function showTournament(id) {
   line.href = `/tournament/${encodeURIComponent(id)}`;
   try {
     const t = await api("GET", `/tournaments/${encodeURIComponent(id)}`);
+    if (t.status !== "running") throw new Error(t.status);
     const level = t.level;
     const left = level && level.remaining !== null
       ? `${Math.floor(level.remaining / 60)}:${String(level.remaining % 60).padStart(2, "0")}` : "–";
-    const you = me ? t.players.find((p) => p.public_id === me.public_id && p.place === null) : null;
+    const you = me ? t.players.find((p) => p.public_id === me.public_id && !p.busted) : null;
     line.textContent = `${t.name} · level ${level ? level.number : "–"}${level && level.on_break ? " (break)" : ""}`
       + ` · next level in ${left}${you ? ` · you are ${you.rank} of ${t.players_left}` : ` · ${t.players_left} left`}`;
   } catch {
@@ -181,7 +182,12 @@ function joinedText(first) {
 }
 
 function listen() {
-  socket.on("connect", () => join(table.seq));
+  // Back online, the buttons wait for what was missed, so a stale turn is never acted on.
+  socket.on("connect", async () => {
+    await join(table.seq);
+    actionBar.setOnline(true);
+  });
+  socket.on("disconnect", () => actionBar.setOnline(false));
   socket.on("table:snapshot", (snap) => {
     if (snap.table_id !== tableId) return;
     const first = table.seq === null;
@@ -294,8 +300,9 @@ bindForm(topupForm, async (values) => {
 }, { fieldsByCode: { invalid_buy_in: ["amount"], insufficient_credits: ["amount"], hand_in_progress: [] } });
 $("topup-cancel").addEventListener("click", () => topupDialog.close());
 
-function tool(id, event, after) {
-  $(id).addEventListener("click", async () => {
+// A toolbar button sending `event`; with `confirm`, a dialog asks first when it says to.
+function tool(id, event, after, confirm = null) {
+  const run = async () => {
     $(id).disabled = true;
     try {
       const ack = await request(socket, event, { table_id: tableId });
@@ -307,15 +314,34 @@ function tool(id, event, after) {
       $(id).disabled = false;
       render();
     }
-  });
+  };
+  $(id).addEventListener("click", () => (confirm && confirm.when() ? confirm.ask(run) : run()));
 }
+
+// Leaving while your cards are live gives them up: ask first.
+const leaveDialog = $("leave-dialog");
+let leaveNow = null;
+const askBeforeLeaving = {
+  when: () => inLiveHand(table, me),
+  ask: (run) => {
+    leaveNow = run;
+    leaveDialog.showModal();
+    $("leave-stay").focus();
+  },
+};
+$("leave-confirm").addEventListener("click", () => {
+  leaveDialog.close();
+  leaveNow();
+});
+$("leave-stay").addEventListener("click", () => leaveDialog.close());
+
 tool("sit-out", "table:sit-out");
 tool("sit-in", "table:sit-in");
 tool("leave", "table:leave", (ack) => {
   if (ack.at_hand_end) message("You leave when this hand ends; your chips go back to your balance then.");
   else table.you = { ...(table.you || {}), seat: null };
   currentUser({ refresh: true });
-});
+}, askBeforeLeaving);
 tool("wait-list", "table:wait", (ack) => { table.you = { ...(table.you || {}), waiting_position: ack.position }; });
 tool("unwait", "table:unwait", () => { table.you = { ...(table.you || {}), waiting_position: null }; });
 

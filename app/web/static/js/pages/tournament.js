@@ -11,6 +11,7 @@ const tournamentId = $("tournament-page").dataset.tournamentId;
 const user = await currentUser();
 let latest = null;
 let finished = null;
+let over = false;
 
 function ordinal(n) {
   const tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
@@ -25,7 +26,7 @@ function clock(seconds) {
 function mine(t) {
   if (!user) return null;
   const entries = t.players.filter((p) => p.public_id === user.public_id);
-  return entries.find((p) => p.place === null) || entries[entries.length - 1] || null;
+  return entries.find((p) => !p.busted) || entries[entries.length - 1] || null;
 }
 
 function renderFacts(t) {
@@ -43,20 +44,31 @@ function renderFacts(t) {
     : "";
 }
 
+// The chip leader has more chips than anyone else still in; with equal stacks nobody leads.
+function chipLeader(t) {
+  if (t.status !== "running") return null;
+  const [first, second] = t.players.filter((p) => p.place === null && !p.busted).sort((a, b) => b.chips - a.chips);
+  return first && (!second || first.chips > second.chips) ? first : null;
+}
+
 function renderPlayers(t) {
-  $("t-players").querySelector("tbody").replaceChildren(...t.players.map((p, i) => el("tr", {
+  const leader = chipLeader(t);
+  $("t-players").querySelector("tbody").replaceChildren(...t.players.map((p) => el("tr", {
     className: user && p.public_id === user.public_id ? "mine" : "" },
   el("td", { className: "num" }, p.rank ?? "–"),
   el("td", {}, p.name, p.absent ? " (away)" : ""),
   el("td", { className: "num" }, chips(p.chips)),
   el("td", {}, p.table ? `Table ${p.table}` : "–"),
-  el("td", {}, p.place ? ordinal(p.place) : (i === 0 && t.status === "running" ? "chip leader" : "")))));
+  el("td", {}, p.place ? `${ordinal(p.place)}${p.prize ? ` · ${chips(p.prize)}` : ""}`
+    : p.busted ? "out" : (p === leader ? "chip leader" : "")))));
 }
 
 function renderStructure(t) {
   const s = t.structure;
-  $("t-structure-facts").textContent = `Starting stack ${chips(s.starting_stack)} · ${s.name}`
-    + `${s.late_levels ? ` · late registration for ${s.late_levels} levels` : ""}`;
+  // A sit & go starts when full: it has no late registration, whatever its structure says.
+  const late = t.kind === "multi_table" && s.late_levels
+    ? ` · late registration for ${s.late_levels} level${s.late_levels > 1 ? "s" : ""}` : "";
+  $("t-structure-facts").textContent = `Starting stack ${chips(s.starting_stack)} · ${s.name}${late}`;
   let number = 0;
   $("t-structure").querySelector("tbody").replaceChildren(...s.periods.map((p) => {
     if (p.kind === "break") return el("tr", {}, el("td", {}), el("td", {}, "Break"), el("td", {}), el("td", { className: "num" }, p.minutes));
@@ -66,6 +78,13 @@ function renderStructure(t) {
       el("td", { className: "num" }, number), el("td", {}, `${chips(p.small_blind)} / ${chips(p.big_blind)}`),
       el("td", {}, ante), el("td", { className: "num" }, p.minutes));
   }));
+}
+
+// An ICM deal shares out the prizes still to be paid: it is offered once everyone left is
+// sure of a prize, or heads-up (at most ten players, as the server computes it).
+function dealTime(t) {
+  return t.status === "running" && t.players_left >= 2 && t.players_left <= 10
+    && t.players_left <= Math.max(2, t.payouts.length);
 }
 
 function renderSide(t) {
@@ -78,14 +97,16 @@ function renderSide(t) {
   const open = t.status === "registering" || t.late_registration;
   $("t-register").hidden = !user || !open || Boolean(entry && entry.place === null);
   $("t-unregister").hidden = !user || t.status !== "registering" || !entry;
-  $("t-deal").hidden = !entry || entry.place !== null || t.status !== "running"
-    || t.players_left < 2 || t.players_left > 10;
+  $("t-deal").hidden = !entry || entry.busted || entry.place !== null || t.late_registration
+    || !dealTime(t);
   const seated = entry && entry.table ? t.tables.find((x) => x.number === entry.table) : null;
   $("t-your-table").hidden = !seated;
   if (seated) $("t-your-table-link").href = `/table/${encodeURIComponent(seated.table_id)}`;
   if (!user) return;
   if (!entry) $("t-you").textContent = "You are not registered.";
-  else if (entry.place) $("t-you").textContent = `You finished ${ordinal(entry.place)}.`;
+  else if (entry.place) $("t-you").textContent = `You finished ${ordinal(entry.place)}`
+    + `${entry.prize ? ` and won ${chips(entry.prize)} credits` : ""}.`;
+  else if (entry.busted) $("t-you").textContent = "You are out: your place is known once late registration closes.";
   else if (t.status === "registering") $("t-you").textContent = "You are registered: the tournament seats you when it starts.";
   else $("t-you").textContent = `You are in, ${ordinal(entry.rank)} of ${t.players_left} with ${chips(entry.chips)} chips.`;
 }
@@ -113,6 +134,15 @@ async function refresh() {
   renderPlayers(latest);
   renderStructure(latest);
   renderSide(latest);
+  if (latest.status === "finished" || latest.status === "cancelled") over = true;
+}
+
+function showOffer(deal) {
+  const shares = Object.entries(deal.offer).map(([name, amount]) => `${name} ${chips(amount)}`).join(", ");
+  const until = new Date(deal.expires_at * 1000).toLocaleTimeString();
+  $("t-deal-offer").textContent = deal.done ? `Deal done: ${shares}.`
+    : `ICM deal offered: ${shares}. ${deal.agreed} of ${deal.needed} players agree; play waits for the others until ${until}.`;
+  $("t-deal-offer").hidden = false;
 }
 
 function status(text) {
@@ -132,6 +162,8 @@ try {
       showFinished();
       const me = await currentUser({ refresh: true });
       if (me) setBalance(me.balance);
+    } else if (notice.kind === "tournament_deal") {
+      showOffer(notice);
     } else {
       refresh();
     }
@@ -139,11 +171,7 @@ try {
   $("t-deal").addEventListener("click", async () => {
     status("");
     try {
-      const ack = await request(socket, "tournament:deal", { tournament_id: tournamentId });
-      const shares = Object.entries(ack.offer).map(([name, amount]) => `${name} ${chips(amount)}`).join(", ");
-      $("t-deal-offer").textContent = ack.done ? `Deal done: ${shares}.`
-        : `Offer: ${shares}. ${ack.agreed} of ${ack.needed} players agree; a new hand makes a new offer.`;
-      $("t-deal-offer").hidden = false;
+      showOffer(await request(socket, "tournament:deal", { tournament_id: tournamentId }));
     } catch (error) {
       status(error.message);
     }
@@ -167,4 +195,4 @@ try {
   showFatal(error.message);
 }
 await refresh();
-setInterval(() => { if (!finished) refresh(); }, 2000);
+setInterval(() => { if (!finished && !over) refresh(); }, 2000);

@@ -18,4 +18,3 @@ if (form) {
     }
   }, { busyText: "Confirming…" });
 }
-currentUser();

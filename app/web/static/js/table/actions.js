@@ -5,12 +5,15 @@ import { chips } from "../format.js";
 import { potTotal } from "./state.js";
 
 const $ = (id) => document.getElementById(id);
+const OFFLINE = "Connection lost: you can act again once it is back (a turn's clock keeps running).";
 
 export class ActionBar {
   constructor(send) {
     this.send = send;
     this.legal = null;
     this.busy = false;
+    this.offline = false;
+    this.foldConfirmed = false;
     this.slider = $("bet-slider");
     this.amount = $("bet-amount");
     $("act-fold").addEventListener("click", () => this.act("fold"));
@@ -20,6 +23,11 @@ export class ActionBar {
     $("act-allin").addEventListener("click", () => this.act("all_in"));
     $("act-show").addEventListener("click", () => this.act("show"));
     $("act-muck").addEventListener("click", () => this.act("muck"));
+    $("fold-check").addEventListener("click", () => this.act("check"));
+    $("fold-anyway").addEventListener("click", () => {
+      this.foldConfirmed = true;
+      this.act("fold");
+    });
     this.slider.addEventListener("input", () => this.setAmount(Number(this.slider.value)));
     this.amount.addEventListener("change", () => this.setAmount(Number(this.amount.value)));
     this.amount.addEventListener("keydown", (event) => {
@@ -39,7 +47,8 @@ export class ActionBar {
     return this.legal ? this.legal.find((a) => a.action === kind) : undefined;
   }
 
-  // Show the choices of `turn` (ours) for `table`, or hide the bar.
+  // Show the choices of `turn` (ours) for `table`, or hide the bar. Every button shown is
+  // one legal action, and no two buttons do the same thing.
   update(table, turn, seat) {
     const mine = turn && turn.legal_actions && turn.seat === seat && table.hand && table.hand.id === turn.hand_id;
     const turnKey = mine ? `${turn.hand_id}:${turn.seq}` : null;
@@ -48,31 +57,36 @@ export class ActionBar {
     this.legal = mine ? turn.legal_actions : null;
     this.handId = mine ? turn.hand_id : null;
     this.busy = false;
+    this.confirmFold(false);
     this.enable(true);
     $("actions").hidden = !mine;
-    $("action-status").textContent = "";
+    this.status(this.offline ? OFFLINE : "");
     if (!mine) return;
     const me = table.hand.seats[seat];
     this.myBet = me ? me.bet : 0;
     this.toCall = turn.to_call || 0;
     this.pot = potTotal(table.hand);
     this.bigBlind = table.config.big_blind;
-    this.show("act-fold", this.find("fold") ? "Fold" : null);
-    this.show("act-check", this.find("check") ? "Check" : null);
     const call = this.find("call");
     const allIn = this.find("all_in");
-    this.show("act-call", call ? `Call ${chips(call.amount)}` : null);
-    const sized = this.find("raise") || this.find("bet");
-    this.sized = sized;
-    const allInSameAsCall = call && allIn && allIn.amount === this.myBet + call.amount;
-    this.show("act-allin", allIn && !allInSameAsCall ? `All-in ${chips(allIn.amount)}` : null);
+    const callsAll = Boolean(call && me && call.amount >= me.stack);
+    this.show("act-fold", this.find("fold") ? "Fold" : null);
+    this.show("act-check", this.find("check") ? "Check" : null);
+    this.show("act-call", call ? `Call ${chips(call.amount)}${callsAll ? " (all-in)" : ""}` : null);
     this.show("act-show", this.find("show") ? "Show" : null);
     this.show("act-muck", this.find("muck") ? "Muck" : null);
-    $("sizing").hidden = !sized;
-    if (sized) {
+    // A bet or raise whose only size is the whole stack is the all-in itself.
+    const sized = this.find("raise") || this.find("bet");
+    this.sized = sized && sized.min < sized.max ? sized : null;
+    this.allIn = allIn && !callsAll ? allIn : null;
+    $("sizing").hidden = !this.sized;
+    if (this.sized) {
       this.slider.min = this.amount.min = sized.min;
       this.slider.max = this.amount.max = sized.max;
       this.setAmount(sized.min);
+    } else {
+      this.show("act-raise", null);
+      this.show("act-allin", this.allIn ? `All-in ${chips(this.allIn.amount)}` : null);
     }
     // Focus the safe choice, so a stray Enter never folds.
     const first = document.querySelector("#act-check:not([hidden]), #act-call:not([hidden]), #act-show:not([hidden])");
@@ -85,6 +99,8 @@ export class ActionBar {
     if (label) button.firstChild.textContent = `${label} `;
   }
 
+  // The size of the bet or raise; at the whole stack the raise button is the all-in
+  // button, and the separate one goes.
   setAmount(value) {
     const sized = this.sized;
     if (!sized) return;
@@ -92,7 +108,9 @@ export class ActionBar {
     this.slider.value = amount;
     this.amount.value = amount;
     const verb = sized.action === "bet" ? "Bet" : "Raise to";
-    this.show("act-raise", amount === sized.max && this.find("all_in") ? `All-in ${chips(amount)}` : `${verb} ${chips(amount)}`);
+    const all = this.allIn && amount === this.allIn.amount;
+    this.show("act-raise", all ? `All-in ${chips(amount)}` : `${verb} ${chips(amount)}`);
+    this.show("act-allin", this.allIn && !all ? `All-in ${chips(this.allIn.amount)}` : null);
   }
 
   // A preset size as a "to" amount: the call first, then a share of the pot after it.
@@ -114,7 +132,13 @@ export class ActionBar {
   }
 
   async act(kind, amount) {
-    if (this.busy || !this.find(kind)) return;
+    if (this.busy || this.offline || !this.find(kind)) return;
+    // Most clients ask before throwing away a hand that could see the next card for free.
+    if (kind === "fold" && this.find("check") && !this.foldConfirmed) {
+      this.confirmFold(true);
+      return;
+    }
+    this.confirmFold(false);
     const turn = this.turnKey;
     this.busy = true;
     this.enable(false);
@@ -124,7 +148,7 @@ export class ActionBar {
       if (this.turnKey === turn) $("actions").hidden = true;
     } catch (error) {
       if (this.turnKey === turn) {
-        $("action-status").textContent = error.message;
+        this.status(error.message);
         this.busy = false;
       }
     } finally {
@@ -132,8 +156,29 @@ export class ActionBar {
     }
   }
 
+  // The question "fold when checking is free?" in place of the buttons, or the buttons back.
+  confirmFold(open) {
+    this.foldConfirmed = false;
+    this.confirming = open;
+    $("fold-confirm").hidden = !open;
+    $("actions").classList.toggle("confirming", open);
+    if (open) $("fold-check").focus({ preventScroll: true });
+  }
+
+  // While the connection is down nothing can be sent: the buttons wait, and say why.
+  setOnline(online) {
+    this.offline = !online;
+    this.enable(true);
+    this.status(online ? "" : OFFLINE);
+  }
+
+  status(text) {
+    $("action-status").textContent = text;
+  }
+
   enable(on) {
-    for (const button of document.querySelectorAll("#actions button")) button.disabled = !on;
+    for (const button of document.querySelectorAll("#actions button")) button.disabled = !on || this.offline;
+    this.slider.disabled = this.amount.disabled = !on || this.offline;
   }
 
   onKey(event) {
@@ -143,7 +188,11 @@ export class ActionBar {
     const key = event.key.toLowerCase();
     const step = this.bigBlind || 1;
     const actions = {
-      f: () => this.act("fold"),
+      f: () => {
+        this.foldConfirmed = this.confirming;
+        this.act("fold");
+      },
+      escape: () => (this.confirming ? this.confirmFold(false) : null),
       c: () => (this.find("check") ? this.act("check") : this.act("call")),
       k: () => this.act("check"),
       r: () => this.raise(),

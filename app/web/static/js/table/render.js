@@ -81,11 +81,12 @@ function seatNode(table, me, seatNumber, k, n) {
     || taken.status === "sitting_out");
   node.classList.toggle("winner", Boolean(won));
   const badges = [];
-  if (STATUS_LABELS[status] && status !== "waiting_for_big_blind") badges.push(STATUS_LABELS[status]);
-  if (inHand && taken.status === "sitting_out") badges.push(STATUS_LABELS.sitting_out);
+  // Once the hand is over what a seat won says it all ("All-in" is history by then).
+  if (won) badges.push(`Won ${chips(inHand.won)}`);
+  else if (STATUS_LABELS[status] && status !== "waiting_for_big_blind") badges.push(STATUS_LABELS[status]);
+  if (inHand && taken.status === "sitting_out" && status !== "sitting_out") badges.push(STATUS_LABELS.sitting_out);
   if (!taken.connected) badges.push("Disconnected");
   if (taken.leaving) badges.push("Leaving");
-  if (won) badges.push(`Won ${chips(inHand.won)}`);
   const cards = seatCards(inHand);
   if (cards && mine) cards.setAttribute("aria-label", "Your cards");
   node.append(
@@ -96,7 +97,8 @@ function seatNode(table, me, seatNumber, k, n) {
         el("span", { className: "seat-name", title: player.name }, shortName,
           mine ? el("span", { className: "visually-hidden" }, " (you)") : ""),
         el("span", { className: "seat-stack", "aria-label": `stack ${chips(stack)}` }, chips(stack)),
-        badges.length ? el("span", { className: "seat-badge" }, badges.join(" · ")) : null),
+        badges.length ? el("span", { className: "seat-badges" },
+          ...badges.map((text) => el("span", { className: "seat-badge" }, text))) : null),
       inHand && inHand.equity !== undefined
         ? el("span", { className: "seat-equity", title: "Chance of the pot from here" },
           `${(100 * inHand.equity).toFixed(1)}%`)
@@ -193,10 +195,10 @@ function resultLines(table) {
   return hand.awards.map((award) => {
     const names = award.seats.map((seat) => nameOf(table, seat)).join(" and ");
     const verb = award.seats.length > 1 ? "split" : "wins";
-    const what = award.pot === 0 ? "" : ` side pot ${award.pot}`;
+    const from = award.pot === 0 ? "" : ` from side pot ${award.pot}`;
     const board = two ? `Board ${award.run + 1}: ` : "";
     const line = el("p", { className: "result-line", dataset: { run: award.run || 0 } },
-      `${board}${names} ${verb}${what} ${chips(award.amount)}`);
+      `${board}${names} ${verb} ${chips(award.amount)}${from}`);
     if (award.hand) line.append(" with ", el("strong", { className: "hand-name" }, handName(award.hand)));
     const cards = winningCardsOf(table, award);
     if (cards.length) line.append(" ", cardRow(cards, { className: "cards-sm result-cards" }));

@@ -47,6 +47,15 @@ export function mySeat(table, me) {
   return found ? found.seat : null;
 }
 
+// Whether `me` holds live cards in a hand still being played (leaving would give them up).
+export function inLiveHand(table, me) {
+  const seat = mySeat(table, me);
+  const hand = table.hand;
+  if (seat === null || !hand || hand.phase === "complete") return false;
+  const mine = hand.seats[seat];
+  return Boolean(mine && !["folded", "mucked"].includes(mine.status));
+}
+
 export function nameOf(table, seat) {
   const taken = table.seats[seat];
   return taken ? taken.player.name : `Seat ${Number(seat) + 1}`;

@@ -1,0 +1,175 @@
+"""The protocol page's generator (docs/PROTOCOL.md).
+
+Each feature describes its share of the protocol as a :class:`ProtocolPart`
+(its requests, server events, errors and their examples: the tables' in
+:mod:`app.protocol.tables`, the tournaments' in :mod:`app.protocol.tournaments`);
+:mod:`app.protocol` composes the parts into the page. Every example is validated against its
+pydantic model when the page is rendered, so the page cannot show a payload the
+server would refuse; a test fails when the committed page differs from the
+rendering.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from app.errors import HoldemError
+from app.protocol.table_examples import (
+    EVENT_EXAMPLES,
+    HAND_VIEW,
+    INTRO,
+    TABLE_EVENT_TYPES,
+)
+
+
+@dataclass(frozen=True)
+class Request:
+    """A client→server event: its name, payload model and whether it needs a login."""
+
+    name: str
+    model: type[BaseModel]
+    login: bool = True
+
+
+@dataclass(frozen=True)
+class ProtocolPart:
+    """One feature's share of the protocol, with the examples the page shows."""
+
+    requests: tuple[Request, ...]
+    server_events: tuple[tuple[str, type[BaseModel]], ...]
+    errors: tuple[type[HoldemError], ...]
+    # Text for a request whose model's docstring does not say enough, by name.
+    request_docs: dict[str, str]
+    request_examples: dict[str, dict[str, Any]]
+    acks: dict[str, dict[str, Any]]
+    # What an ack holds besides ``ok``, in words, by request name.
+    ack_fields: dict[str, str]
+    server_examples: dict[str, dict[str, Any]]
+    # The objects the page describes after the events.
+    objects: tuple[type[BaseModel], ...] = ()
+
+
+def render(parts: Sequence[ProtocolPart]) -> str:
+    """The whole page for the protocol made of ``parts``; server events are grouped by
+    their prefix (``table:``, ``lobby:``, ``user:``), in the order the prefixes first
+    appear."""
+    parts = list(parts)
+    docs = {name: text for part in parts for name, text in part.request_docs.items()}
+    examples = {name: ex for part in parts for name, ex in part.request_examples.items()}
+    acks = {name: ack for part in parts for name, ack in part.acks.items()}
+    ack_fields = {name: text for part in parts for name, text in part.ack_fields.items()}
+    server_examples = {name: ex for part in parts for name, ex in part.server_examples.items()}
+    errors = [cls for part in parts for cls in part.errors]
+    out = [INTRO.strip(), "", _errors(errors), "", "## Client → server events", ""]
+    for part in parts:
+        for request in part.requests:
+            out += [_request(request, docs, examples[request.name], acks[request.name],
+                             ack_fields[request.name]), ""]
+    out += ["## Server → client events", ""]
+    for name, model in _by_prefix([e for part in parts for e in part.server_events]):
+        out += [_server_event(name, model, server_examples[name]), ""]
+    out += [_table_events(), "## Objects", ""]
+    for model in (model for part in parts for model in part.objects):
+        out += [f"### `{model.__name__}`", "", _description(model), "", _fields(model), ""]
+    out += [HAND_VIEW.strip()]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _by_prefix(events: list[tuple[str, type[BaseModel]]]) -> list[tuple[str, type[BaseModel]]]:
+    prefixes = list(dict.fromkeys(name.split(":", 1)[0] for name, _ in events))
+    return sorted(events, key=lambda event: prefixes.index(event[0].split(":", 1)[0]))
+
+
+def _errors(classes: list[type[HoldemError]]) -> str:
+    rows = ["## Error codes", "",
+            "Every refused request is acked `{\"ok\": false, \"error\": {\"code\", \"message\", "
+            "...details}}` and changed nothing.", "",
+            "| code | meaning |", "|---|---|"]
+    for cls in classes:
+        rows.append(f"| `{cls.code}` | {_first_line(cls.__doc__).replace('``', '`')} |")
+    return "\n".join(rows)
+
+
+def _request(request: Request, docs: dict[str, str], example: dict[str, Any],
+             ack: dict[str, Any], ack_fields: str) -> str:
+    model = request.model
+    doc = docs.get(request.name) or _description(model)
+    model.model_validate(example)
+    who = "" if request.login else " Anonymous connections may send it."
+    return "\n".join([
+        f"### `{request.name}`", "", doc + who, "", _fields(model), "",
+        "Example payload:", "", _json(example), "", f"Ack: {ack_fields}", "",
+        _json(ack),
+    ])
+
+
+def _server_event(name: str, model: type[BaseModel], example: dict[str, Any]) -> str:
+    model.model_validate(example)
+    return "\n".join([f"### `{name}`", "", _description(model), "", _fields(model), "",
+                      "Example:", "", _json(example)])
+
+
+def _table_events() -> str:
+    lines = ["## `table:event` types", "",
+             "The `event` object of a `table:event`, by `type`. Hand events come from the "
+             "engine (`app/poker/events.py`) through the viewer's projection.", ""]
+    for kind, meaning in TABLE_EVENT_TYPES.items():
+        lines += [f"### `{kind}`", "", meaning, "", _json(EVENT_EXAMPLES[kind]), ""]
+    return "\n".join(lines)
+
+
+def _fields(model: type[BaseModel]) -> str:
+    schema = model.model_json_schema()
+    properties: dict[str, Any] = schema.get("properties", {})
+    if not properties:
+        return "No fields: send `{}` (or nothing)."
+    required = set(schema.get("required", []))
+    rows = ["| field | type | required | description |", "|---|---|---|---|"]
+    for name, prop in properties.items():
+        described = prop.get("description", "")
+        if "default" in prop and prop["default"] is not None and name not in required:
+            described = f"{described} (default `{json.dumps(prop['default'])}`)".strip()
+        rows.append(f"| `{name}` | {_type(prop, schema.get('$defs', {}))} | "
+                    f"{'yes' if name in required else 'no'} | {described} |")
+    return "\n".join(rows)
+
+
+def _type(prop: dict[str, Any], defs: dict[str, Any]) -> str:
+    if "$ref" in prop:
+        target = defs[prop["$ref"].rsplit("/", 1)[-1]]
+        if "enum" in target:
+            return " \\| ".join(f"`{json.dumps(v)}`" for v in target["enum"])
+        return f"`{target.get('title', 'object')}`"
+    if "anyOf" in prop:
+        return " or ".join(_type(p, defs) for p in prop["anyOf"])
+    if "enum" in prop:
+        return " \\| ".join(f"`{json.dumps(v)}`" for v in prop["enum"])
+    if "const" in prop:
+        return f"`{json.dumps(prop['const'])}`"
+    kind = prop.get("type", "any")
+    if kind == "array":
+        return f"array of {_type(prop.get('items', {}), defs)}"
+    bounds = [f"{key} {prop[key]}" for key in ("minimum", "exclusiveMinimum", "maximum",
+                                               "minLength", "maxLength") if key in prop]
+    return f"{kind}" + (f" ({', '.join(bounds)})" if bounds else "")
+
+
+def _description(model: type[BaseModel]) -> str:
+    text = inspect.cleandoc(model.__doc__ or "").replace("``", "`")
+    text = re.sub(r"^`[a-z:-]+`: ", "", text)
+    return text[:1].upper() + text[1:]
+
+
+def _first_line(doc: str | None) -> str:
+    return (doc or "").strip().splitlines()[0] if doc else ""
+
+
+def _json(value: Any) -> str:
+    return "```json\n" + json.dumps(value, indent=2, ensure_ascii=False) + "\n```"

@@ -1,0 +1,33 @@
+"""Playing a hand: actions, running it twice, and the player's shuffle seed."""
+
+from __future__ import annotations
+
+from app.realtime import schemas
+from app.realtime.dispatch import Result
+from app.realtime.server import Realtime
+from app.table.state import Viewer
+
+
+def register(realtime: Realtime) -> None:
+    """Handle ``table:action``, ``table:run-it-twice`` and ``table:seed``."""
+    on, host = realtime.dispatcher.on, realtime.host
+
+    @on("table:action", schemas.TableAction, table=True)
+    async def action(sid: str, viewer: Viewer, data: schemas.TableAction) -> Result:
+        table = host.get(data.table_id)
+        result: Result = await table.ask(table.act, viewer, data.hand_id, data.type,
+                                         data.amount)
+        return result
+
+    @on("table:run-it-twice", schemas.TableRunItTwice, table=True)
+    async def run_it_twice(sid: str, viewer: Viewer, data: schemas.TableRunItTwice) -> Result:
+        table = host.get(data.table_id)
+        result: Result = await table.ask(table.run_it_twice, viewer, data.hand_id,
+                                         data.agree)
+        return result
+
+    @on("table:seed", schemas.TableSeed, table=True)
+    async def seed(sid: str, viewer: Viewer, data: schemas.TableSeed) -> Result:
+        table = host.get(data.table_id)
+        result: Result = await table.ask(table.set_client_seed, viewer, data.seed)
+        return result

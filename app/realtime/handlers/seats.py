@@ -1,0 +1,64 @@
+"""Watching a table and holding a seat at it: join, unwatch, sit, leave, sit out and
+in, the waiting list, top-ups and chat."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from app.realtime import schemas
+from app.realtime.dispatch import Result
+from app.realtime.server import Realtime
+from app.table.actor import Handler
+from app.table.state import Viewer
+from app.table.table import Table
+
+
+def register(realtime: Realtime) -> None:
+    """Handle the ``table:*`` events about watching and seats."""
+    on, host, lobby = realtime.dispatcher.on, realtime.host, realtime.lobby
+
+    @on("table:join", schemas.TableJoin, table=True)
+    async def join(sid: str, viewer: Viewer, data: schemas.TableJoin) -> Result:
+        table = host.get(data.table_id)
+        result: Result = await table.ask(table.join, sid, viewer, data.invite_code,
+                                         data.since_seq)
+        host.watching(sid, table.id)
+        return result
+
+    @on("table:unwatch", schemas.TableRef, table=True)
+    async def unwatch(sid: str, viewer: Viewer, data: schemas.TableRef) -> Result:
+        table = host.get(data.table_id)
+        host.unwatching(sid, table.id)
+        result: Result = await table.ask(table.unwatch, sid)
+        return result
+
+    @on("table:sit", schemas.TableSit, table=True)
+    async def sit(sid: str, viewer: Viewer, data: schemas.TableSit) -> Result:
+        table = host.get(data.table_id)
+        return await lobby.sit(sid, viewer, table, data.seat, data.buy_in, data.invite_code)
+
+    def simple(event: str, request: Callable[[Table], Handler]) -> None:
+        async def handle(sid: str, viewer: Viewer, data: schemas.TableRef) -> Result:
+            table = host.get(data.table_id)
+            result: Result = await table.ask(request(table), viewer)
+            return result
+
+        on(event, schemas.TableRef, table=True)(handle)
+
+    simple("table:leave", lambda table: table.leave)
+    simple("table:sit-out", lambda table: table.sit_out)
+    simple("table:sit-in", lambda table: table.sit_in)
+    simple("table:wait", lambda table: table.wait)
+    simple("table:unwait", lambda table: table.unwait)
+
+    @on("table:top-up", schemas.TableTopUp, table=True)
+    async def top_up(sid: str, viewer: Viewer, data: schemas.TableTopUp) -> Result:
+        table = host.get(data.table_id)
+        result: Result = await table.ask(table.top_up, viewer, data.amount)
+        return result
+
+    @on("table:chat", schemas.TableChat, table=True)
+    async def chat(sid: str, viewer: Viewer, data: schemas.TableChat) -> Result:
+        table = host.get(data.table_id)
+        result: Result = await table.ask(table.chat, viewer, data.text)
+        return result

@@ -1,0 +1,132 @@
+"""The mailbox every table runs on: one asyncio task applying one message at a time.
+
+Requests from sockets, timer expiries and bot moves are all messages: a
+coroutine function and its arguments, put on the table's queue. The task
+runs them strictly one after another, so game logic needs no locks and two
+tabs of the same player can never race. After each message the table's
+state is saved (when it changed) and the messages it produced are sent; when
+saving fails, the message's caller gets that refusal instead of its answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from app.errors import HoldemError
+from app.table.errors import InternalError, TableClosed
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[..., Awaitable[Any]]
+
+
+@dataclass(slots=True)
+class Envelope:
+    """One message: what to run, with what, and where the answer goes (if anyone waits)."""
+
+    handler: Handler
+    args: tuple[Any, ...]
+    reply: asyncio.Future[Any] | None
+
+
+class Mailbox:
+    """A queue of messages and the task that runs them one at a time."""
+
+    def __init__(
+        self, name: str, *, after_each: Callable[[], Awaitable[HoldemError | None]]
+    ) -> None:
+        self.name = name
+        self._after_each = after_each
+        self._queue: asyncio.Queue[Envelope | None] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self.closed = False
+        # What a request gets once the table has stopped here (another process may run it).
+        self.refusal: Callable[[], HoldemError] = lambda: TableClosed("this table has closed")
+
+    def start(self) -> None:
+        """Start the task that reads the queue."""
+        self._task = asyncio.create_task(self._run(), name=f"table:{self.name}")
+
+    async def ask(self, handler: Handler, *args: Any) -> Any:
+        """Run ``handler(*args)`` on the table's task and return its result (or raise)."""
+        if self.closed:
+            raise self.refusal()
+        reply: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(Envelope(handler, args, reply))
+        return await reply
+
+    def post(self, handler: Handler, *args: Any) -> None:
+        """Queue ``handler(*args)`` without waiting for it."""
+        if not self.closed:
+            self._queue.put_nowait(Envelope(handler, args, None))
+
+    def later(self, name: str, delay: float, handler: Handler, *args: Any) -> None:
+        """Queue ``handler(*args)`` after ``delay`` seconds, replacing the timer ``name``."""
+        self.cancel(name)
+        loop = asyncio.get_running_loop()
+        self._timers[name] = loop.call_later(max(0.0, delay), self.post, handler, *args)
+
+    def cancel(self, name: str) -> None:
+        """Stop the timer ``name`` if it is set."""
+        timer = self._timers.pop(name, None)
+        if timer is not None:
+            timer.cancel()
+
+    def cancel_all(self) -> None:
+        """Stop every timer."""
+        for name in list(self._timers):
+            self.cancel(name)
+
+    def has(self, name: str) -> bool:
+        """Whether the timer ``name`` is set and has not fired yet."""
+        timer = self._timers.get(name)
+        return timer is not None and not timer.cancelled() and timer.when() > (
+            asyncio.get_running_loop().time())
+
+    async def stop(self) -> None:
+        """Stop reading the queue (after the messages already in it) and every timer."""
+        self.closed = True
+        self.cancel_all()
+        self._queue.put_nowait(None)
+        if self._task is not None and self._task is not asyncio.current_task():
+            await self._task
+
+    async def _run(self) -> None:
+        while True:
+            envelope = await self._queue.get()
+            if envelope is None:
+                break
+            await self._deliver(envelope)
+        while not self._queue.empty():
+            left = self._queue.get_nowait()
+            if left is not None and left.reply is not None and not left.reply.done():
+                left.reply.set_exception(self.refusal())
+
+    async def _deliver(self, envelope: Envelope) -> None:
+        try:
+            result = await envelope.handler(*envelope.args)
+        except HoldemError as error:
+            outcome: tuple[bool, Any] = (False, error)
+        except Exception:
+            log.exception("table %s: %s failed", self.name, envelope.handler.__name__)
+            outcome = (False, InternalError("the table could not do that"))
+        else:
+            outcome = (True, result)
+        try:
+            refusal = await self._after_each()
+        except Exception:
+            log.exception("table %s: saving or sending failed", self.name)
+            refusal = InternalError("the table could not do that")
+        if refusal is not None and outcome[0]:
+            outcome = (False, refusal)
+        if envelope.reply is not None and not envelope.reply.done():
+            ok, value = outcome
+            if ok:
+                envelope.reply.set_result(value)
+            else:
+                envelope.reply.set_exception(value)

@@ -1,0 +1,307 @@
+"""The layer under one table: its state, mailbox, storage, clock and outgoing messages,
+and the one place that moves chips.
+
+Every module of a table (the dealer, the waiting list, the bots' seats, the
+table's requests) works on a :class:`TableCore`, never on each other's
+internals, so they stack in one direction: core, then waiting list and bots,
+then dealer, then :class:`~app.table.table.Table`.
+
+Two rules keep chips and what clients see honest:
+
+- **Chips move only through** :meth:`TableCore.move_chips`: it applies a change
+  to the state, commits the chip movement it returns together with the new state
+  in one transaction, and restores the last stored state if the commit fails. A
+  seat never disappears before its chips are safely back on a balance.
+- **Durable, then announced.** Messages are queued while a request runs and
+  sent only once the state that produced them is stored. When storing fails,
+  the table goes back to its last stored state, forgets the messages that were
+  never sent, and the request is refused. If the database is unreachable, the
+  table stops its clocks, refuses requests with ``service_unavailable`` and
+  probes the database; once it answers again the table re-arms its clocks from
+  the stored state (the player to act gets a fresh clock) and plays on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from random import Random
+from typing import Any
+
+from app.accounts.ratelimit import RateLimiter
+from app.config import Settings
+from app.db.engine import is_unavailable
+from app.errors import HoldemError, ServiceUnavailable
+from app.metrics import Metrics
+from app.poker.cards import Deck
+from app.table import projection
+from app.table.actor import Handler, Mailbox
+from app.table.broadcast import Audience, Broadcaster
+from app.table.errors import InternalError, NotSeated, TableMoved
+from app.table.state import Person, Player, TableState, Viewer
+from app.table.store import Movement, TableStore, Transfer
+
+log = logging.getLogger(__name__)
+
+PROBE_FIRST_SECONDS = 0.2
+PROBE_MAX_SECONDS = 5.0
+
+
+@dataclass
+class TableServices:
+    """What every table shares: its audience, storage, settings, and injectable sources."""
+
+    audience: Audience
+    store: TableStore
+    settings: Settings
+    limiter: RateLimiter
+    metrics: Metrics = field(default_factory=Metrics)
+    # A stacked deck for tests; None (always, in production) deals the fair shuffle.
+    deck_factory: Callable[[], Deck | None] = lambda: None
+    bot_rng: Random = field(default_factory=lambda: Random(secrets.randbits(64)))
+    now: Callable[[], float] = time.time
+    on_summary: Callable[[str, dict[str, Any] | None], Awaitable[None]] = field(
+        default=lambda _id, _summary: _nothing())
+    # Called when a write was refused because another process owns the table now.
+    on_lost: Callable[[str], Awaitable[None]] = field(default=lambda _id: _nothing())
+
+
+async def _nothing() -> None:
+    return None
+
+
+def person_of(viewer: Viewer) -> Person:
+    """How a connected user appears at a table."""
+    return Person(viewer.user_id, viewer.public_id, viewer.name)
+
+
+class TableCore:
+    """One table's state and shared parts; the only code that moves its chips."""
+
+    def __init__(self, table_id: str, state: TableState, services: TableServices) -> None:
+        self.id = table_id
+        self.state = state
+        self.services = services
+        self.mailbox = Mailbox(table_id, after_each=self._after_each)
+        self.watchers: dict[str, int | None] = {}
+        self.out = Broadcaster(services.audience, table_id, watchers=self.watchers,
+                               next_seq=self._next_seq)
+        self.away: set[int] = set()
+        self.unavailable = False
+        # The fencing token of this process's lease on the table (see app.realtime.leases).
+        self.lease: int | None = None
+        # Draining: deal no new hand (the table is about to be handed to another process).
+        self.draining = False
+        self.lost = False
+        # Set by the table: re-arm clocks and timers from the state after a restore.
+        self.rearm: Callable[[], None] = lambda: None
+        self._dirty = False
+        self._saved = state.to_dict()
+        # What the lobby was last told about the table (see _listing_changed).
+        self._listed: tuple[Any, ...] | None = None
+        self._probe: asyncio.Task[None] | None = None
+        self._leaving: asyncio.Future[None] | None = None
+
+    # ---- plumbing -------------------------------------------------------------
+
+    @property
+    def settings(self) -> Settings:
+        """The server's settings."""
+        return self.services.settings
+
+    def now(self) -> float:
+        """Wall-clock time (deadlines are sent to clients as Unix times)."""
+        return self.services.now()
+
+    def touch(self) -> None:
+        """Mark the state changed: it is stored after the current message."""
+        self._dirty = True
+
+    def _next_seq(self) -> int:
+        self.state.seq += 1
+        self._dirty = True
+        return self.state.seq
+
+    def event(self, body: dict[str, Any], *, hand_id: str | None = None) -> int:
+        """Queue a public ``table:event``; returns its seq."""
+        return self.out.send("table:event", {"hand_id": hand_id, "event": body})
+
+    def connected(self, user_id: int) -> bool:
+        """Whether the user has a session here, or watches this table from any process."""
+        return (self.services.audience.is_connected(user_id)
+                or user_id in self.watchers.values())
+
+    def player_for(self, viewer: Viewer) -> Player:
+        """The viewer's seat, or :class:`NotSeated`."""
+        player = self.state.player_of(viewer.user_id)
+        if player is None:
+            raise NotSeated("you have no seat at this table")
+        return player
+
+    async def ask(self, handler: Handler, *args: Any) -> Any:
+        """Run a request on the table's task, refused while storage is unreachable."""
+        return await self.mailbox.ask(self._available, handler, *args)
+
+    async def _available(self, handler: Handler, *args: Any) -> Any:
+        if self.lost:
+            raise self.mailbox.refusal()
+        if self.unavailable:
+            raise ServiceUnavailable("the table cannot store anything right now: "
+                                     "try again in a few seconds", retry_after=5)
+        return await handler(*args)
+
+    # ---- seats ------------------------------------------------------------------
+
+    def announce_sat(self, player: Player) -> None:
+        """Tell the table someone sat down."""
+        self.event({"type": "player_sat", "seat": player.seat,
+                    "player": player.person.public(player.bot), "stack": player.stack,
+                    "status": player.status.value})
+
+    def vacate(self, player: Player) -> Transfer | None:
+        """Free the seat in the state and say what goes back to a balance (a bot's stack
+        to the house; nothing at a tournament table, whose chips are no credits). Only for
+        use inside a :meth:`move_chips` change."""
+        del self.state.players[player.seat]
+        self.event({"type": "player_left", "seat": player.seat,
+                    "player": player.person.public(player.bot), "stack": player.stack})
+        if self.state.config.tournament is not None:
+            return None
+        amount = player.stack - player.paid_out
+        if player.user_id is not None:
+            self.out.to_user(player.user_id, "user:notice", {
+                "kind": "cashed_out", "table_id": self.id, "amount": amount})
+        return Transfer(player.user_id, amount) if amount > 0 else None
+
+    # ---- the one way chips move ---------------------------------------------------
+
+    async def move_chips(self, change: Callable[[], Movement]) -> dict[int | None, int]:
+        """Apply ``change`` to the state and commit the chips it moves with the new state,
+        in one transaction; on failure the state is as it was last stored.
+
+        Returns the balance left after each buy-in, by account (None: the house).
+        """
+        try:
+            movement = change()
+            state = self.state.to_dict()
+            balances = await self.services.store.commit(self.id, movement, state,
+                                                        token=self.lease)
+        except Exception as error:
+            refusal = self._restore(error)
+            if refusal is not None:
+                raise refusal from error
+            raise
+        self._stored(state)
+        return balances
+
+    def _stored(self, state: dict[str, Any]) -> None:
+        self._saved = state
+        self._dirty = False
+        self.out.seal()
+
+    def _restore(self, error: Exception) -> HoldemError | None:
+        """Back to the last stored state; the refusal to give instead of ``error``, if any."""
+        self.state = TableState.from_dict(self._saved)
+        self.out.rollback(self.state.seq)
+        self._dirty = False
+        if isinstance(error, TableMoved):
+            self.give_up()
+            return error
+        refusal: HoldemError | None = None
+        if is_unavailable(error):
+            log.warning("table %s: the database is unreachable (%s)", self.id,
+                        type(error).__name__)
+            self._become_unavailable()
+            refusal = ServiceUnavailable("the table cannot store anything right now: "
+                                         "try again in a few seconds", retry_after=5)
+        elif not isinstance(error, HoldemError):
+            log.error("table %s: storing failed", self.id, exc_info=error)
+            refusal = InternalError("the table could not do that")
+        if not self.unavailable:
+            self.rearm()
+        return refusal
+
+    async def _after_each(self) -> HoldemError | None:
+        if self.lost:
+            return self.mailbox.refusal()
+        refusal: HoldemError | None = None
+        if self._dirty and not self.mailbox.closed:
+            state = self.state.to_dict()
+            try:
+                await self.services.store.save(self.id, state, token=self.lease)
+            except Exception as error:
+                refusal = self._restore(error) or InternalError("the table could not do that")
+            else:
+                self._stored(state)
+        else:
+            self.out.seal()
+        if self.lost:
+            return refusal
+        await self.out.flush()
+        if not self.mailbox.closed and self._listing_changed():
+            await self.services.on_summary(self.id, projection.summary(self))
+        return refusal
+
+    def _listing_changed(self) -> bool:
+        """Whether what the lobby lists of the table may have changed since it was last
+        told: who sits, who waits, or the hands played. Most messages (an action in the
+        middle of a hand) change none of it, and the listing is not rebuilt for them."""
+        state = self.state
+        key = (len(state.players), sum(1 for p in state.players.values() if p.is_bot),
+               len(state.waiting), len(state.recent), state.recent[-1] if state.recent else None)
+        changed, self._listed = key != self._listed, key
+        return changed
+
+    def give_up(self) -> asyncio.Future[None] | None:
+        """Another process owns the table now: stop here at once, sending nothing more;
+        requests still waiting are told ``table_moved``. Returns the work of leaving the
+        table (None if it was already given up)."""
+        if self.lost:
+            return None
+        log.warning("table %s: another process runs it now; giving it up", self.id)
+        self.lost = True
+        self.mailbox.refusal = lambda: TableMoved(
+            "this table moved to another server: try again", table_id=self.id, retry_after=1)
+        self.mailbox.cancel_all()
+        self._leaving = asyncio.ensure_future(self.services.on_lost(self.id))
+        return self._leaving
+
+    # ---- outages --------------------------------------------------------------------
+
+    def _become_unavailable(self) -> None:
+        self.unavailable = True
+        self.mailbox.cancel_all()
+        if self._probe is None:
+            self._probe = asyncio.create_task(self._probe_until_reachable(),
+                                              name=f"table:{self.id}:probe")
+
+    async def _probe_until_reachable(self) -> None:
+        delay = PROBE_FIRST_SECONDS
+        while not self.mailbox.closed:
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, PROBE_MAX_SECONDS)
+            try:
+                if await self.services.store.reachable():
+                    break
+            except Exception:
+                log.exception("table %s: probing the database failed", self.id)
+        self._probe = None
+        self.mailbox.post(self._reachable_again)
+
+    async def _reachable_again(self) -> None:
+        if not self.unavailable:
+            return
+        self.unavailable = False
+        log.info("table %s: the database answers again; resuming", self.id)
+        self.rearm()
+
+    async def stop(self) -> None:
+        """Stop the table's task, its timers and any probe."""
+        if self._probe is not None:
+            self._probe.cancel()
+            self._probe = None
+        await self.mailbox.stop()

@@ -1,0 +1,363 @@
+"""A table's state as plain data: its settings, who sits where, the waiting list, chat.
+
+Everything here serialises to JSON and back (``to_dict`` / ``from_dict``):
+the whole :class:`TableState` is what the store writes after every change.
+Stacks in :class:`Player` are the chips a player had when the current hand
+started (or now, between hands); the hand in play keeps its own stacks. So a
+hand interrupted by a crash is voided simply by dropping it: every seat gets
+back what it had at the start of the hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from app.db.models import Role
+from app.poker.blinds import Occupant, PlayerStatus
+from app.poker.bots import BotStyle
+from app.poker.engine import Hand
+from app.poker.fairness import FairnessProof, commitment, new_server_seed
+from app.poker.state import Stakes
+
+CHAT_KEPT = 50
+RECENT_HANDS_SECONDS = 3_600.0
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """A table's settings, fixed when it is created."""
+
+    name: str
+    seats: int
+    stakes: Stakes
+    min_buy_in: int
+    max_buy_in: int
+    action_seconds: float
+    private: bool = False
+    invite_code: str | None = None
+    bots: bool = False
+    bot_count: int = 0
+    bot_style: BotStyle | None = None
+    tournament: str | None = None
+    bomb_pot_every: int = 0
+    bomb_pot_ante: int = 0
+    run_it_twice: bool = False
+
+    def bomb_pot(self, hand_number: int) -> int:
+        """The ante of hand ``hand_number`` (counted from 1) if it is a bomb pot, else 0."""
+        every = self.bomb_pot_every
+        return self.bomb_pot_ante if every and hand_number % every == 0 else 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe data (the invite code included: this is server-side)."""
+        out = asdict(self)
+        out["stakes"] = self.stakes.to_dict()
+        out["bot_style"] = self.bot_style.value if self.bot_style else None
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TableConfig:
+        """Inverse of :meth:`to_dict`."""
+        values = dict(data)
+        values["stakes"] = Stakes.from_dict(data["stakes"])
+        values["bot_style"] = BotStyle(data["bot_style"]) if data.get("bot_style") else None
+        return cls(**values)
+
+    def public(self) -> dict[str, Any]:
+        """The settings every viewer may see (no invite code)."""
+        return {
+            "name": self.name, "seats": self.seats, "small_blind": self.stakes.small_blind,
+            "big_blind": self.stakes.big_blind, "ante": self.stakes.ante,
+            "min_buy_in": self.min_buy_in, "max_buy_in": self.max_buy_in,
+            "action_seconds": self.action_seconds, "private": self.private,
+            "bots": self.bots, "bot_count": self.bot_count, "tournament": self.tournament,
+            "straddle": self.stakes.straddle, "bomb_pot_every": self.bomb_pot_every,
+            "bomb_pot_ante": self.bomb_pot_ante, "run_it_twice": self.run_it_twice,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """The user behind a request or a connection (``None`` stands for an anonymous one)."""
+
+    user_id: int
+    public_id: str
+    name: str
+    role: Role
+
+    @property
+    def is_admin(self) -> bool:
+        """Whether this user is an admin."""
+        return self.role is Role.ADMIN
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """A person (or a bot, with ``user_id`` None) as other viewers know them."""
+
+    user_id: int | None
+    public_id: str
+    name: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe data (server side: with the user id)."""
+        return {"user_id": self.user_id, "public_id": self.public_id, "name": self.name}
+
+    def public(self, bot: BotStyle | None = None) -> dict[str, Any]:
+        """``PlayerPublic``: never the internal user id."""
+        return {"public_id": self.public_id, "name": self.name,
+                "bot": bot.value if bot else None}
+
+
+@dataclass(frozen=True, slots=True)
+class Successor:
+    """A person who bought in for a bot's seat while the bot was in a hand."""
+
+    person: Person
+    buy_in: int
+
+
+@dataclass(slots=True)
+class Player:
+    """Whoever sits in one seat, and their standing between hands."""
+
+    seat: int
+    person: Person
+    stack: int
+    status: PlayerStatus = PlayerStatus.WAITING
+    bot: BotStyle | None = None
+    time_bank: float = 0.0
+    timeouts: int = 0
+    sat_out_at: float | None = None
+    leaving: bool = False
+    paid_out: int = 0
+    successor: Successor | None = None
+    client_seed: str | None = None
+
+    @property
+    def user_id(self) -> int | None:
+        """The account behind this seat (None for a bot)."""
+        return self.person.user_id
+
+    @property
+    def is_bot(self) -> bool:
+        """Whether a bot sits here."""
+        return self.bot is not None
+
+    @property
+    def escrowed(self) -> int:
+        """Credits held at the table for this seat: the stack not yet paid out (a bot's is
+        the house's), plus the buy-in of a person who claimed a bot's seat."""
+        return self.stack - self.paid_out + (self.successor.buy_in if self.successor else 0)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe data."""
+        return {
+            "seat": self.seat, "person": self.person.to_dict(), "stack": self.stack,
+            "status": self.status.value, "bot": self.bot.value if self.bot else None,
+            "time_bank": self.time_bank, "timeouts": self.timeouts,
+            "sat_out_at": self.sat_out_at, "leaving": self.leaving, "paid_out": self.paid_out,
+            "successor": (
+                {"person": self.successor.person.to_dict(), "buy_in": self.successor.buy_in}
+                if self.successor else None
+            ),
+            "client_seed": self.client_seed,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Player:
+        """Inverse of :meth:`to_dict`."""
+        successor = data.get("successor")
+        return cls(
+            seat=data["seat"], person=Person(**data["person"]), stack=data["stack"],
+            status=PlayerStatus(data["status"]),
+            bot=BotStyle(data["bot"]) if data.get("bot") else None,
+            time_bank=data["time_bank"], timeouts=data["timeouts"],
+            sat_out_at=data["sat_out_at"], leaving=data["leaving"], paid_out=data["paid_out"],
+            successor=(
+                Successor(Person(**successor["person"]), successor["buy_in"])
+                if successor else None
+            ),
+            client_seed=data.get("client_seed"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SeatOffer:
+    """A free seat held for the first person on the waiting list until ``expires_at``."""
+
+    person: Person
+    seat: int
+    expires_at: float
+
+
+@dataclass(slots=True)
+class HandInPlay:
+    """The hand being played, with its id, when it started and what proves its deck
+    (``proof`` is None for a deck stacked by a test)."""
+
+    id: str
+    number: int
+    hand: Hand
+    started_at: float
+    proof: FairnessProof | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe data (deck and server seed included: this is server-side state)."""
+        return {"id": self.id, "number": self.number, "hand": self.hand.to_dict(),
+                "started_at": self.started_at,
+                "proof": self.proof.to_dict() if self.proof else None}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> HandInPlay:
+        """Inverse of :meth:`to_dict`."""
+        proof = data.get("proof")
+        return cls(data["id"], data["number"], Hand.from_dict(data["hand"]), data["started_at"],
+                   FairnessProof.from_dict(proof) if proof else None)
+
+
+@dataclass(slots=True)
+class TableState:
+    """Everything about one table that outlives a process."""
+
+    config: TableConfig
+    players: dict[int, Player] = field(default_factory=dict)
+    button: int | None = None
+    seq: int = 0
+    hand_number: int = 0
+    current: HandInPlay | None = None
+    chat: list[dict[str, Any]] = field(default_factory=list)
+    waiting: list[Person] = field(default_factory=list)
+    offer: SeatOffer | None = None
+    recent: list[tuple[float, int]] = field(default_factory=list)
+    bots_seated: int = 0
+    _config_dict: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def config_dict(self) -> dict[str, Any]:
+        """``config.to_dict()``, computed once (the settings never change)."""
+        if self._config_dict is None:
+            self._config_dict = self.config.to_dict()
+        return self._config_dict
+    next_server_seed: str = field(default_factory=new_server_seed)
+
+    # ---- who sits where ----------------------------------------------------
+
+    def player_of(self, user_id: int) -> Player | None:
+        """The seat a person sits in, if any."""
+        return next((p for p in self.players.values() if p.user_id == user_id), None)
+
+    def claim_of(self, user_id: int) -> Player | None:
+        """The bot seat a person bought in for and takes over after this hand, if any."""
+        return next((p for p in self.players.values()
+                     if p.successor and p.successor.person.user_id == user_id), None)
+
+    def has_seat(self, user_id: int) -> bool:
+        """Whether a person sits here or has claimed a bot's seat."""
+        return self.player_of(user_id) is not None or self.claim_of(user_id) is not None
+
+    def free_seats(self) -> list[int]:
+        """Empty seats not held for a waiting player."""
+        held = self.offer.seat if self.offer else None
+        return [n for n in range(self.config.seats) if n not in self.players and n != held]
+
+    def bot_seats(self) -> list[int]:
+        """Seats a bot holds that no person has claimed yet."""
+        return [n for n, p in sorted(self.players.items()) if p.is_bot and p.successor is None]
+
+    def humans(self) -> list[Player]:
+        """Seats held by people."""
+        return [p for p in self.players.values() if not p.is_bot]
+
+    def in_hand(self, seat: int) -> bool:
+        """Whether ``seat`` was dealt into the hand being played."""
+        if self.current is None or self.current.hand.is_complete:
+            return False
+        return any(s.number == seat for s in self.current.hand.seats)
+
+    def occupants(self) -> dict[int, Occupant]:
+        """The seats as :func:`app.poker.blinds.plan_next_hand` wants them."""
+        return {n: Occupant(p.stack, p.status) for n, p in self.players.items()}
+
+    def escrowed(self) -> int:
+        """Credits that must be held at the table for its seats right now (none at a
+        tournament table: its stacks are tournament chips, its credits are in the pool)."""
+        if self.config.tournament is not None:
+            return 0
+        return sum(p.escrowed for p in self.players.values())
+
+    # ---- the fair shuffle ----------------------------------------------------------
+
+    @property
+    def next_commitment(self) -> str:
+        """The published commitment to the server seed of the next hand."""
+        return commitment(self.next_server_seed)
+
+    def draw_proof(self, dealt_in: list[int]) -> FairnessProof:
+        """Use the committed server seed and the client seeds of the seats dealt in for
+        the hand about to start, and commit to a fresh seed for the hand after it."""
+        seeds = {seat: seed for seat in dealt_in
+                 if (seed := self.players[seat].client_seed) is not None}
+        proof = FairnessProof(self.next_server_seed, seeds)
+        self.next_server_seed = new_server_seed()
+        return proof
+
+    # ---- lobby figures ---------------------------------------------------------
+
+    def note_hand(self, now: float, pot: int) -> None:
+        """Remember a finished hand's pot for the lobby's averages."""
+        self.recent = [(t, p) for t, p in self.recent if t > now - RECENT_HANDS_SECONDS]
+        self.recent.append((now, pot))
+
+    def average_pot(self, now: float) -> int:
+        """The average pot of the last hour's hands."""
+        pots = [p for t, p in self.recent if t > now - RECENT_HANDS_SECONDS]
+        return sum(pots) // len(pots) if pots else 0
+
+    def hands_per_hour(self, now: float) -> int:
+        """Hands finished in the last hour."""
+        return sum(1 for t, _ in self.recent if t > now - RECENT_HANDS_SECONDS)
+
+    def add_chat(self, line: dict[str, Any]) -> None:
+        """Keep a chat line (only the last 50 are kept)."""
+        self.chat.append(line)
+        del self.chat[:-CHAT_KEPT]
+
+    # ---- JSON ------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe data, the form the store writes."""
+        return {
+            "config": self.config_dict,
+            "players": [p.to_dict() for p in self.players.values()],
+            "button": self.button, "seq": self.seq, "hand_number": self.hand_number,
+            "current": self.current.to_dict() if self.current else None,
+            "chat": list(self.chat), "waiting": [p.to_dict() for p in self.waiting],
+            "offer": (
+                {"person": self.offer.person.to_dict(), "seat": self.offer.seat,
+                 "expires_at": self.offer.expires_at} if self.offer else None
+            ),
+            "recent": [list(r) for r in self.recent], "bots_seated": self.bots_seated,
+            "next_server_seed": self.next_server_seed,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TableState:
+        """Inverse of :meth:`to_dict`."""
+        offer = data.get("offer")
+        players = (Player.from_dict(p) for p in data["players"])
+        return cls(
+            config=TableConfig.from_dict(data["config"]),
+            players={p.seat: p for p in players},
+            button=data["button"], seq=data["seq"], hand_number=data["hand_number"],
+            current=HandInPlay.from_dict(data["current"]) if data.get("current") else None,
+            chat=list(data["chat"]), waiting=[Person(**p) for p in data["waiting"]],
+            offer=(
+                SeatOffer(Person(**offer["person"]), offer["seat"], offer["expires_at"])
+                if offer else None
+            ),
+            recent=[(float(t), int(p)) for t, p in data["recent"]],
+            bots_seated=data.get("bots_seated", 0),
+            next_server_seed=data.get("next_server_seed") or new_server_seed(),
+        )

@@ -1,0 +1,173 @@
+"""Table state as data: JSON round trips, escrow accounting, replay windows, hidden cards."""
+
+from __future__ import annotations
+
+import tracemalloc
+from random import Random
+from typing import Any
+
+from app.poker.blinds import PlayerStatus
+from app.poker.bots import BotStyle
+from app.poker.cards import Deck
+from app.poker.engine import Hand
+from app.poker.phh import phh_for_viewer, to_phh
+from app.poker.state import Stakes
+from app.table import broadcast
+from app.table.broadcast import REPLAY_KEPT, Broadcaster
+from app.table.state import (
+    CHAT_KEPT,
+    HandInPlay,
+    Person,
+    Player,
+    SeatOffer,
+    Successor,
+    TableConfig,
+    TableState,
+)
+from app.table.table import clean_text
+
+
+def a_state() -> TableState:
+    config = TableConfig("t", 6, Stakes(5, 10, 1), 100, 1000, 20.0, private=True,
+                         invite_code="abc", bots=True, bot_count=2, bot_style=BotStyle.LOOSE)
+    state = TableState(config)
+    ann, bob = Person(1, "p1", "ann"), Person(2, "p2", "bob")
+    state.players[0] = Player(0, ann, 500, PlayerStatus.PLAYING, time_bank=12.5)
+    state.players[3] = Player(3, Person(None, "bot-1", "Ada (bot)"), 1000, bot=BotStyle.TIGHT,
+                              successor=Successor(bob, 300))
+    state.players[4] = Player(4, Person(3, "p3", "cy"), 200, PlayerStatus.SITTING_OUT,
+                              sat_out_at=1.5, leaving=True, paid_out=50)
+    hand, _ = Hand.start({0: 500, 3: 1000}, button=0, stakes=config.stakes,
+                         deck=Deck(rng=Random(3)))
+    state.current = HandInPlay("h" * 32, 7, hand, 100.0)
+    state.waiting = [Person(5, "p5", "dee")]
+    state.offer = SeatOffer(Person(5, "p5", "dee"), 1, 200.0)
+    state.chat = [{"player": ann.public(), "text": "hi", "at": 3.0}]
+    state.recent = [(10.0, 40)]
+    return state
+
+
+def test_table_state_survives_a_json_round_trip() -> None:
+    state = a_state()
+    again = TableState.from_dict(state.to_dict())
+    assert again.to_dict() == state.to_dict()
+    assert again.current is not None and again.current.hand.to_dict() == (
+        state.current.hand.to_dict() if state.current else None)
+
+
+def test_escrow_counts_people_claims_and_the_house_chips_of_bots() -> None:
+    state = a_state()
+    assert state.escrowed() == 500 + (1000 + 300) + (200 - 50)
+    assert state.player_of(2) is None and state.claim_of(2) is state.players[3]
+    assert state.has_seat(2) and not state.has_seat(9)
+    assert state.free_seats() == [2, 5]
+    assert state.bot_seats() == []
+
+
+def test_chat_keeps_the_last_fifty_lines() -> None:
+    state = a_state()
+    for n in range(CHAT_KEPT + 10):
+        state.add_chat({"text": str(n)})
+    assert len(state.chat) == CHAT_KEPT and state.chat[-1]["text"] == str(CHAT_KEPT + 9)
+
+
+def test_lobby_figures_cover_the_last_hour() -> None:
+    state = a_state()
+    state.note_hand(4000.0, 100)
+    assert state.hands_per_hour(4000.0) == 1
+    assert state.average_pot(4000.0) == 100
+
+
+def test_chat_text_loses_control_characters() -> None:
+    assert clean_text("  hi\x00 there\u202e ") == "hi there"
+
+
+class _FakeServer:
+    """An audience that records what it is given to send."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
+
+    async def send(self, name: str, body: dict[str, Any], sids: list[str]) -> None:
+        self.sent.append((name, body, {"to": sids}))
+
+    async def send_to_user(self, user_id: int, name: str, body: dict[str, Any]) -> None:
+        self.sent.append((name, body, {"user": user_id}))
+
+    def is_connected(self, user_id: int) -> bool:
+        return False
+
+
+async def test_private_messages_go_to_the_owner_and_masked_to_everyone_else() -> None:
+    counter = iter(range(1, 100))
+    server = _FakeServer()
+    watchers: dict[str, int | None] = {"owner-tab": 7, "other": 8, "anonymous": None}
+    out = Broadcaster(server, "t1", watchers=watchers,
+                      next_seq=lambda: next(counter))
+    out.send("table:event", {"event": {"cards": None}}, owner=7,
+             private={"event": {"cards": ["As", "Kd"]}})
+    out.send("table:event", {"event": {"type": "chat"}})
+    out.seal()
+    await out.flush()
+    (name, mine, to_owner), (_, theirs, to_others) = server.sent
+    assert name == "table:batch" and to_owner == {"to": ["owner-tab"]}
+    assert to_others == {"to": ["other", "anonymous"]}  # one packet for both
+    full, public = (m["data"] for m in mine["messages"])
+    masked, same_public = (m["data"] for m in theirs["messages"])
+    assert masked == {"table_id": "t1", "seq": 1, "event": {"cards": None}}
+    assert full["seq"] == 1 and full["event"]["cards"] == ["As", "Kd"]
+    assert public == same_public and public["seq"] == 2
+    assert out.missed(0, 7) == [("table:event", full), ("table:event", public)]
+    assert out.missed(0, 8) == [("table:event", masked), ("table:event", public)]
+    assert out.missed(2, None) == []
+    assert out.missed(3, None) is None
+
+
+async def test_nothing_unsealed_is_sent_and_a_rollback_forgets_it() -> None:
+    counter = iter(range(1, 100))
+    server = _FakeServer()
+    out = Broadcaster(server, "t1", watchers={"a": 1},
+                      next_seq=lambda: next(counter))
+    out.send("table:event", {"event": {"type": "chat"}})
+    out.seal()
+    out.send("table:event", {"event": {"type": "player_left"}})
+    out.rollback(1)
+    await out.flush()
+    assert [body["seq"] for _, body, _ in server.sent] == [1]
+    assert [s for s, _ in ((m[1]["seq"], 0) for m in out.missed(0, 1) or [])] == [1]
+
+
+def test_a_player_reads_a_hand_history_without_other_unshown_cards() -> None:
+    deck = Deck.stacked("AsAh KsKh 2c 3d 4h 5s 6d 7c 8h 9s Tc".replace(" ", ""))
+    hand, _ = Hand.start({0: 100, 1: 100}, button=0, stakes=Stakes(5, 10), deck=deck)
+    hand.act(0, "fold")
+    text = to_phh(hand)
+    mine, theirs = phh_for_viewer(text, 1), phh_for_viewer(text, 2)
+    assert '"d dh p1 AsKs"' in mine and '"d dh p2 ????"' in mine
+    assert '"d dh p2 AhKh"' in theirs and '"d dh p1 ????"' in theirs
+    assert phh_for_viewer(text, None) == text
+
+
+async def test_a_full_replay_buffer_holds_each_message_in_about_its_own_size() -> None:
+    counter = iter(range(1, 10_000))
+    server = _FakeServer()
+    out = Broadcaster(server, "t1", watchers={"a": 1},
+                      next_seq=lambda: next(counter))
+    tracemalloc.start()
+    try:
+        for _ in range(2 * REPLAY_KEPT):
+            out.send("table:event", {"event": {"type": "player_acted", "seat": 3}},
+                     owner=1, private={"event": {"type": "player_acted", "cards": ["As"]}})
+            out.seal()
+            await out.flush()
+            server.sent.clear()
+        kept = sum(stat.size for stat in tracemalloc.take_snapshot().filter_traces(
+            [tracemalloc.Filter(True, broadcast.__file__)]).statistics("filename"))
+    finally:
+        tracemalloc.stop()
+    # Each kept message is two forms of under 100 bytes of JSON; orjson's bytes would
+    # hold 4 KiB each (over 1 MiB here).
+    assert kept < REPLAY_KEPT * 2 * 400
+    assert out.missed(2 * REPLAY_KEPT - 1, 1) == [("table:event", {
+        "table_id": "t1", "seq": 2 * REPLAY_KEPT,
+        "event": {"type": "player_acted", "cards": ["As"]}})]
