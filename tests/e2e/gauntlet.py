@@ -458,15 +458,24 @@ class Gauntlet:
 
     # ---- checking ----------------------------------------------------------------------
 
-    async def check(self) -> None:
-        """Hole cards against who sat where, and the reconciling audit."""
-        await self._check_cards()
+    async def check(self, *, final: bool = False) -> None:
+        """Hole cards against who sat where, and the reconciling audit. A sighting in a hand
+        that ended before its message was handled waits for the hand's record; at the
+        ``final`` check, a few seconds at most."""
+        for _ in range(20 if final else 1):
+            await self._check_cards(final=final)
+            if not self.sightings:
+                break
+            await asyncio.sleep(0.5)
+        if final and self.sightings:
+            self.findings.unresolved_hands.extend(sorted(
+                {f"{table} hand {hand}" for _, table, hand, _, _ in self.sightings}))
         report = await audit(self.database)
         self.findings.audits += 1
         if not report.balanced:
             self.findings.unbalanced.append(report.describe())
 
-    async def _check_cards(self) -> None:
+    async def _check_cards(self, *, final: bool) -> None:
         sightings, self.sightings = self.sightings, []
         missing = {hand_id for _, _, hand_id, _, _ in sightings if hand_id not in self.seat_maps}
         if missing:
@@ -479,7 +488,7 @@ class Gauntlet:
         for client, table_id, hand_id, seat, where in sightings:
             seats = self.seat_maps.get(hand_id)
             if seats is None:
-                self.findings.unresolved_hands.append(f"{table_id} hand {hand_id}")
+                self.sightings.append((client, table_id, hand_id, seat, where))
             elif client.public_id is None or seats.get(seat) != client.public_id:
                 self.findings.leaks.append(
                     f"client {client.number} saw seat {seat}'s cards in {where} at "
@@ -499,6 +508,7 @@ class Gauntlet:
                     self.findings.elapsed = time.monotonic() - started
                     if progress is not None:
                         progress(self.findings)
+                await self.check(final=True)
             finally:
                 for client in self.clients:
                     self.findings.off_schema += client.off_schema

@@ -14,7 +14,14 @@ from playwright.async_api import Page, expect
 from tests.conftest import Mailbox
 from tests.web.conftest import DESKTOP, PHONE, LiveServer, Visitors, screenshot_path, signed_in
 from tests.web.test_all_in_equity import first_to_act
-from tests.web.test_table import Frames, create_table_with_bots, seat_of, sit
+from tests.web.test_table import (
+    SHOWN_MESSAGES,
+    Frames,
+    create_table_with_bots,
+    message_was_shown,
+    seat_of,
+    sit,
+)
 
 SIZES = pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 # The legal actions each button stands for (the raise button goes all-in at full size).
@@ -198,7 +205,8 @@ async def test_leaving_in_the_middle_of_a_hand_asks_first(
     await expect(page.locator(".seat.mine .seat-badge", has_text="Leaving")).to_have_count(0)
     await expect(page.locator("#actions")).to_be_visible()
 
+    await page.evaluate(SHOWN_MESSAGES)
     await page.get_by_role("button", name="Leave seat").click()
     await dialog.get_by_role("button", name="Leave the table").click()
-    await expect(page.locator("#table-message")).to_contain_text("You leave when this hand ends")
+    await message_was_shown(page, "You leave when this hand ends")
     await expect(page.locator("#panel-log li", has_text="You cashed out")).to_have_count(1)

@@ -29,6 +29,22 @@ PROGRESS = """([hands, needShowdown]) => {
 }"""
 
 
+# Every text the table's message line shows, kept in window.shownMessages: a line can
+# change again a moment after it appears (the hand ends right after it says when we leave).
+SHOWN_MESSAGES = """() => {
+  const line = document.querySelector("#table-message");
+  window.shownMessages = [];
+  new MutationObserver(() => window.shownMessages.push(line.textContent))
+    .observe(line, { childList: true, characterData: true, subtree: true });
+}"""
+
+
+async def message_was_shown(page: Page, text: str) -> None:
+    """Wait until the message line (watched since SHOWN_MESSAGES) has shown ``text``."""
+    await page.wait_for_function(
+        "(text) => window.shownMessages.some((shown) => shown.includes(text))", arg=text)
+
+
 async def create_table_with_bots(
     page: Page, *, name: str, seats: int, bots: int, blinds: tuple[int, int] = (5, 10)
 ) -> str:
@@ -81,13 +97,17 @@ def chips_in(text: str) -> int:
     return int(re.sub(r"\D", "", text) or 0)
 
 
+async def costly_call(page: Page) -> bool:
+    """Whether calling would cost a quarter of our stack or more."""
+    call = page.locator("#act-call")
+    return await call.is_visible() and (
+        4 * chips_in(await call.inner_text()) >= chips_in(await my_stack(page).inner_text()))
+
+
 async def passive_decision(page: Page) -> None:
     """Check when we can, else call, else show: the way to reach showdowns. A call of a
     quarter of the stack or more is folded, so the player never goes broke."""
-    call = page.locator("#act-call")
-    if await call.is_visible() and (
-        4 * chips_in(await call.inner_text()) >= chips_in(await my_stack(page).inner_text())
-    ):
+    if await costly_call(page):
         await page.locator("#act-fold").click()
         return
     for button in ("#act-check", "#act-call", "#act-show"):
@@ -122,7 +142,8 @@ async def play(
     keys: bool = False, raise_once: bool = False,
 ) -> set[str]:
     """Act at each decision until ``hands`` pots were awarded (and one showdown seen): check
-    or call (clicking, or with the keyboard shortcut), once a half-pot raise. Returns the
+    or call (clicking, or with the keyboard shortcut), once a half-pot raise; a call of a
+    quarter of the stack or more is folded, so the player stays seated. Returns the
     stacks our seat showed at each decision."""
     stacks: set[str] = set()
     for _ in range(MAX_DECISIONS):
@@ -141,7 +162,8 @@ async def play(
             screenshot = None
         if raise_once and await raise_by_half_pot(page):
             raise_once = False
-        elif keys and not await page.locator("#act-show").is_visible():
+        elif keys and not await page.locator("#act-show").is_visible() \
+                and not await costly_call(page):
             await page.keyboard.press("c")
             await expect(page.locator("#actions button:disabled")).to_have_count(0)
         else:

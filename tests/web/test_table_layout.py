@@ -19,10 +19,12 @@ from tests.web.test_actions import READY, heads_up
 from tests.web.test_all_in_equity import first_to_act
 from tests.web.test_table import (
     PROGRESS,
+    SHOWN_MESSAGES,
     chips_in,
     create_table_with_bots,
     fold,
     leave_seat,
+    message_was_shown,
     my_stack,
     sit,
 )
@@ -214,8 +216,7 @@ async def test_a_seat_you_left_is_empty_with_no_broken_avatar(
     # moment after it says when we leave.
     await page.evaluate(SHOWN_MESSAGES)
     await leave_seat(page)
-    await page.wait_for_function(
-        "() => window.shownMessages.some((text) => text.includes('when this hand ends'))")
+    await message_was_shown(page, "when this hand ends")
     cashed_out = page.locator("#panel-log li", has_text="You cashed out")
     await expect(cashed_out).to_have_count(1)
     old_seat = page.locator(f'.seat[data-seat="{seat}"]')
@@ -227,14 +228,6 @@ async def test_a_seat_you_left_is_empty_with_no_broken_avatar(
     assert chips_in(await cashed_out.inner_text()) > 0
     assert await page.locator('img[src*="/users//"]').count() == 0
     assert missing == []
-
-
-SHOWN_MESSAGES = """() => {
-  const line = document.querySelector("#table-message");
-  window.shownMessages = [];
-  new MutationObserver(() => window.shownMessages.push(line.textContent))
-    .observe(line, { childList: true, characterData: true, subtree: true });
-}"""
 
 
 # The tools above the table: the top of the felt, and the rows the visible tools take.
