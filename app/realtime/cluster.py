@@ -1,16 +1,23 @@
-"""The other server processes, over Redis: forwarded table requests and table news.
+"""The other server processes, over Redis: forwarded table requests, table messages
+for their sessions, and table news.
 
 A client may be connected to any process; a table runs on one (its lease
 owner). Every key and channel here is named under ``holdem:<REDIS_CHANNEL>:``,
-so sites sharing one Redis keep apart. A request about a table owned elsewhere
-travels on the owner's channel ``process:<id>`` as ``{"kind": "request", ...}``
-with the session id and the user behind it; the owner runs it as if the session
-were its own (its messages reach the session through the Socket.IO Redis
-manager) and answers on that manager's channel too (:class:`RedisRooms`), so the
-answer reaches the asking process after those messages and the session's
-acknowledgement follows them. News every process hears
-travels on ``cluster``: a session that disconnected, tables released by a
-draining process, a new owner asking who watches a table it took over.
+so sites sharing one Redis keep apart. Each process reads its own channel
+``process:<id>``, which carries, in the order they were sent:
+
+- ``request``: a request about a table this process owns, from the session's
+  process, with the session id and the user behind it; the owner runs it as if
+  the session were its own and remembers where that session is;
+- ``deliver``: one encoded packet for some of this process's sessions (a table's
+  message for the sessions of this process that watch it): a table's message
+  reaches each interested process once, and no other;
+- ``answer``: a request's answer. It is sent after what the request sent the
+  session, on the same channel, so the session's acknowledgement follows them.
+
+News every process hears travels on ``cluster``: a session that disconnected,
+tables released by a draining process, a new owner asking who watches a table
+it took over.
 
 The lobby is a Redis hash, ``lobby``: each owner writes its tables' summaries,
 so every process lists every table.
@@ -30,7 +37,7 @@ import redis.asyncio as redis
 
 from app.db.models import Role
 from app.errors import HoldemError, error_from_dict
-from app.realtime.rooms import RedisRooms
+from app.realtime.rooms import RedisRooms, send_here
 from app.table.errors import InternalError, TableMoved
 from app.table.state import Viewer
 
@@ -80,7 +87,9 @@ class Cluster:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ready = asyncio.Event()
         self._rooms = rooms
-        rooms.on_answer = self._answered
+        # The process each session of another process is on, learnt from its requests
+        # and from the answers to a takeover's question of who watches a table.
+        self._located: dict[str, str] = {}
 
     def channel(self, process_id: str) -> str:
         """The channel one process reads its requests and answers on."""
@@ -135,6 +144,21 @@ class Cluster:
                              retry_after=1) from None
         finally:
             self._waiting.pop(ident, None)
+
+    # ---- sessions of other processes ---------------------------------------------------
+
+    def where(self, sid: str) -> str | None:
+        """The process a session of another process is on, if known."""
+        return self._located.get(sid)
+
+    def forget_processes(self, gone: set[str]) -> None:
+        """Forget the sessions of processes that are gone."""
+        self._located = {sid: p for sid, p in self._located.items() if p not in gone}
+
+    async def deliver(self, process_id: str, sids: list[str], text: str) -> None:
+        """Hand one encoded packet to sessions of another process."""
+        await self._publish(self.channel(process_id),
+                            {"kind": "deliver", "sids": sids, "packet": text})
 
     async def news(self, body: dict[str, Any]) -> None:
         """Tell every process (this one included)."""
@@ -197,7 +221,12 @@ class Cluster:
                 except orjson.JSONDecodeError:
                     log.warning("cluster: a message that is not JSON was ignored")
                     continue
-                self._dispatch(body)
+                if body.get("kind") == "deliver":
+                    # Handed over here, in channel order: before any answer behind it.
+                    await send_here(self._rooms.server, str(body["packet"]),
+                                    list(body["sids"]))
+                else:
+                    self._dispatch(body)
         finally:
             with contextlib.suppress(Exception):
                 await pubsub.aclose()  # type: ignore[no-untyped-call]
@@ -215,9 +244,21 @@ class Cluster:
         if kind == "answer":
             self._answered(body)
         elif kind == "request":
+            if body.get("sid"):
+                self._located[str(body["sid"])] = str(body["reply_to"])
             self._spawn(self._answer(body))
         else:
+            self._learn(body)
             self._spawn(self._on_news(body))
+
+    def _learn(self, news: dict[str, Any]) -> None:
+        """Keep where other processes' sessions are as news tells."""
+        kind, origin = news.get("kind"), str(news.get("from"))
+        if kind == "disconnected":
+            self._located.pop(str(news.get("sid")), None)
+        elif kind == "watching" and origin != self.process_id:
+            for session in news.get("sessions") or ():
+                self._located[str(session["sid"])] = origin
 
     def _spawn(self, work: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(work)
@@ -238,6 +279,7 @@ class Cluster:
             log.exception("cluster: a forwarded %s failed", body.get("event"))
             result = {"ok": False, "error": InternalError("something went wrong on our "
                                                           "side").to_dict()}
-        # On the Socket.IO manager's channel, behind what the request sent the session.
-        await self._rooms.answer({"to": str(body["reply_to"]), "id": body["id"],
-                                  "result": result})
+        # On the asking process's channel, behind what the request sent the session.
+        reply_to = str(body["reply_to"])
+        await self._publish(self.channel(reply_to), {
+            "kind": "answer", "to": reply_to, "id": body["id"], "result": result})

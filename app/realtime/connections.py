@@ -8,11 +8,15 @@ actors look players up by user id and reach every tab through the private
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import socketio
 
+from app.realtime.rooms import event_text, send_here
 from app.table.state import Viewer
+
+if TYPE_CHECKING:
+    from app.realtime.cluster import Cluster
 
 
 def user_room(user_id: int) -> str:
@@ -87,6 +91,9 @@ class Connections:
     def __len__(self) -> int:
         return len(self._viewers)
 
+    def __contains__(self, sid: object) -> bool:
+        return sid in self._viewers
+
 
 def _discount(counts: Counter[str], key: str) -> None:
     counts[key] -= 1
@@ -96,15 +103,36 @@ def _discount(counts: Counter[str], key: str) -> None:
 
 class SocketAudience:
     """What a table's messages go through: this process's Socket.IO server, and its
-    sessions for who is connected here (see :class:`app.table.broadcast.Audience`)."""
+    sessions for who is connected here (see :class:`app.table.broadcast.Audience`).
+
+    A message is encoded once. This process's sessions get it straight away; with
+    other processes (:attr:`cluster`), each process holding some of the other sessions
+    gets it once, on its own channel, and a session whose process is not known is
+    reached through the Socket.IO manager."""
 
     def __init__(self, sio: socketio.AsyncServer, connections: Connections) -> None:
         self._sio = sio
         self._connections = connections
+        self.cluster: Cluster | None = None
 
     async def send(self, event: str, data: dict[str, Any], sids: list[str]) -> None:
         """Send one message to these sessions."""
-        await self._sio.emit(event, data, to=sids)
+        text = event_text(event, [data])
+        here = [sid for sid in sids if sid in self._connections]
+        if here:
+            await send_here(self._sio, text, here)
+        if len(here) == len(sids):
+            return
+        elsewhere: dict[str | None, list[str]] = {}
+        for sid in sids:
+            if sid not in self._connections:
+                process = self.cluster.where(sid) if self.cluster is not None else None
+                elsewhere.setdefault(process, []).append(sid)
+        for process, theirs in elsewhere.items():
+            if process is None or self.cluster is None:
+                await self._sio.emit(event, data, to=theirs)
+            else:
+                await self.cluster.deliver(process, theirs, text)
 
     async def send_to_user(self, user_id: int, event: str, data: dict[str, Any]) -> None:
         """Send one message to every session of one user, on every process."""

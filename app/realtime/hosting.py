@@ -198,7 +198,10 @@ class TableHost:
 
     async def _read_peers(self) -> None:
         self.peers = await self.leases.peers()
-        self.live = {p.id for p in self.peers}
+        live = {p.id for p in self.peers}
+        if self.cluster is not None and (gone := self.live - live):
+            self.cluster.forget_processes(gone)
+        self.live = live
 
     async def _adopt_orphans(self) -> None:
         """Claim this process's share of the tables nobody alive runs: tournament tables
@@ -285,7 +288,7 @@ class TableHost:
         for sid, viewer in sessions:
             if table.admitted(viewer):
                 await table.ask(table.join, sid, viewer, None, since)
-                self.watching(sid, table_id)
+                await self.watching(sid, table_id)
 
     async def _check_escrow(self, table: Table) -> None:
         held = await self.services.store.escrowed_at(table.id)
@@ -497,19 +500,22 @@ class TableHost:
 
     # ---- sessions and accounts -------------------------------------------------------
 
-    def watching(self, sid: str, table_id: str) -> None:
+    async def watching(self, sid: str, table_id: str) -> None:
         """Remember that a session watches a table (told when it disconnects); with other
         processes, the session also joins the table's room, so whoever runs the table
-        next finds it."""
+        next finds it. The room is entered before the request is answered: for a session
+        of another process, the message that enters it is published before the answer,
+        so the session's process learns it watches even if this one dies right after
+        answering."""
         self._watching[sid].add(table_id)
         if self.cluster is not None:
-            self._background(self.sio.enter_room(sid, watch_room(table_id)))
+            await self.sio.enter_room(sid, watch_room(table_id))
 
-    def unwatching(self, sid: str, table_id: str) -> None:
-        """Forget that a session watches a table."""
+    async def unwatching(self, sid: str, table_id: str) -> None:
+        """Forget that a session watches a table (the room left before the answer)."""
         self._watching[sid].discard(table_id)
         if self.cluster is not None:
-            self._background(self.sio.leave_room(sid, watch_room(table_id)))
+            await self.sio.leave_room(sid, watch_room(table_id))
 
     def _background(self, work: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(work)

@@ -135,7 +135,7 @@ class Lobby:
             self._check_seated_limit(viewer, table)
             result: dict[str, Any] = await table.ask(table.sit, sid, viewer, seat, buy_in,
                                                      invite_code)
-        self.host.watching(sid, table.id)
+        await self.host.watching(sid, table.id)
         return result
 
     def _check_seated_limit(self, viewer: Viewer, table: Table) -> None:

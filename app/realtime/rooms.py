@@ -1,4 +1,5 @@
-"""Rooms across processes: disconnecting every session in a room, wherever it is.
+"""Rooms across processes: disconnecting every session in a room, wherever it is, and
+handing one encoded packet to this process's sessions.
 
 python-socketio disconnects one session id on any process (through the Redis
 manager), but only the process holding a session knows its id. These managers
@@ -7,16 +8,15 @@ members of the room. With Redis the request travels on the manager's channel as
 a ``disconnect`` message that names a room instead of a session; a process
 running an older version ignores it (no session has id ``None``).
 
-With Redis they also carry the answers to requests forwarded between processes
-(:mod:`app.realtime.cluster`): an answer travels on the manager's channel, behind
-the messages the request sent the session, and the receiving process reads that
-channel in order, so a client's acknowledgement never overtakes them.
+A table's messages do not go through a manager: :func:`event_text` encodes one
+once and :func:`send_here` hands it to the sessions of this process; the
+sessions of other processes get it on their process's channel
+(:mod:`app.realtime.cluster`).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from typing import Any
 
 import engineio.packet
@@ -25,15 +25,24 @@ import socketio
 from app.realtime import codec
 
 NAMESPACE = "/"
-# The manager-channel message that carries a forwarded request's answer.
-ANSWER = "holdem:answer"
 
 
-def _event_text(namespace: str, data: list[Any]) -> str:
+def event_text(event: str, values: list[Any], namespace: str = NAMESPACE) -> str:
     """A Socket.IO EVENT packet as text (``2`` + namespace + JSON): our payloads carry no
     binary, so the stock packet's walk looking for bytes is skipped."""
     prefix = "2" if namespace in ("/", "") else f"2{namespace},"
-    return prefix + codec.dumps(data)
+    return prefix + codec.dumps([event, *values])
+
+
+async def send_here(server: socketio.AsyncServer, text: str, sids: list[str],
+                    namespace: str = NAMESPACE) -> None:
+    """Hand one encoded packet to each of these sessions that this process holds."""
+    frame = engineio.packet.Packet(engineio.packet.MESSAGE, text)
+    manager = server.manager
+    for sid in sids:
+        eio_sid = manager.eio_sid_from_sid(sid, namespace)
+        if eio_sid is not None:
+            await server._send_eio_packet(eio_sid, frame)
 
 
 async def disconnect_here(manager: Any, room: str, namespace: str = NAMESPACE) -> int:
@@ -64,8 +73,8 @@ class LocalRooms(socketio.AsyncManager):  # type: ignore[misc]
             return
         skipped = skip_sid if isinstance(skip_sid, list) else [skip_sid]
         values = list(data) if isinstance(data, tuple) else [] if data is None else [data]
-        frame = engineio.packet.Packet(engineio.packet.MESSAGE, _event_text(
-            namespace, [event, *values]))
+        frame = engineio.packet.Packet(engineio.packet.MESSAGE, event_text(
+            event, values, namespace))
         for sid, eio_sid in list(self.get_participants(namespace, room)):
             if sid not in skipped:
                 await self.server._send_eio_packet(eio_sid, frame)
@@ -76,15 +85,11 @@ class LocalRooms(socketio.AsyncManager):  # type: ignore[misc]
 
 
 class RedisRooms(socketio.AsyncRedisManager):  # type: ignore[misc]
-    """Rooms shared by every process on one Redis channel, which also carries the answers
-    of forwarded requests (handed to :attr:`on_answer` in the order they arrive, after
-    every message published before them)."""
-
-    on_answer: Callable[[dict[str, Any]], None] | None = None
+    """Rooms shared by every process on one Redis channel (users' and the lobby's)."""
 
     async def listen(self, timeout: float = 10) -> None:
         """Read the channel from now on (python-socketio starts at the first connection,
-        and a process with none must still get its answers); returns once subscribed."""
+        and a process with none must still hear the others); returns once subscribed."""
         if not self.server.manager_initialized:
             self.server.manager_initialized = True
             self.initialize()
@@ -94,21 +99,6 @@ class RedisRooms(socketio.AsyncRedisManager):  # type: ignore[misc]
             if loop.time() > deadline:
                 raise TimeoutError("the Socket.IO channel on Redis could not be subscribed")
             await asyncio.sleep(0.01)
-
-    async def answer(self, body: dict[str, Any]) -> None:
-        """Publish a forwarded request's answer on the manager's channel."""
-        await self._publish({**body, "method": ANSWER, "host_id": self.host_id})
-
-    async def _listen(self) -> Any:
-        marker = ANSWER.encode()
-        async for message in super()._listen():
-            if isinstance(message, bytes) and marker in message:
-                data = self.json.loads(message)
-                if isinstance(data, dict) and data.get("method") == ANSWER:
-                    if self.on_answer is not None:
-                        self.on_answer(data)
-                    continue
-            yield message
 
     async def disconnect_room(self, room: str, namespace: str = NAMESPACE) -> None:
         """Disconnect every session in ``room``, on this process and every other one."""

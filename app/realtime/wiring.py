@@ -54,7 +54,8 @@ def install(
     connections = Connections()
     store = TableStore(database, house_bankroll=settings.house_initial_bankroll,
                        metrics=metrics)
-    services = TableServices(audience=SocketAudience(sio, connections), store=store,
+    audience = SocketAudience(sio, connections)
+    services = TableServices(audience=audience, store=store,
                              settings=settings, limiter=limiter, metrics=metrics)
     leases = Leases(database, process_id=new_process_id(),
                     lease_seconds=settings.lease_seconds)
@@ -70,7 +71,7 @@ def install(
     for family in (connection, lobby, seats, play):
         family.register(realtime)
     if settings.redis_url:
-        _join_cluster(realtime, settings.redis_url)
+        audience.cluster = _join_cluster(realtime, settings.redis_url)
     realtime.register_hooks(hooks)
     for name, feature in (features or {}).items():
         setattr(app.state, name, feature(realtime))
@@ -79,7 +80,7 @@ def install(
     return realtime
 
 
-def _join_cluster(realtime: Realtime, redis_url: str) -> None:
+def _join_cluster(realtime: Realtime, redis_url: str) -> Cluster:
     host, dispatcher = realtime.host, realtime.dispatcher
 
     async def remove_user(payload: dict[str, Any]) -> dict[str, Any]:
@@ -95,3 +96,4 @@ def _join_cluster(realtime: Realtime, redis_url: str) -> None:
                            name=realtime.settings.redis_channel,
                            on_request=dispatcher.forwarded, on_news=host.news,
                            rooms=realtime.sio.manager)
+    return host.cluster

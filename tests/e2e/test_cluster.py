@@ -39,6 +39,8 @@ pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 LEASE_SECONDS = 2.0
 LOGINS = 6  # per address, counted in Redis by every process together
 WAIT = 30.0
+# Sessions that join a table together just before its owner is killed.
+LATE_JOINERS = 6
 
 
 class Seat:
@@ -52,6 +54,7 @@ class Seat:
         self.sio: socketio.AsyncClient | None = None
         self.server: Server | None = None
         self.acted = 0
+        self.snapshots = 0
         # (arrival time, seq) of every table message with a seq.
         self.arrivals: list[tuple[float, int]] = []
         self._acting: set[asyncio.Future[None]] = set()
@@ -79,6 +82,8 @@ class Seat:
         if isinstance(seq, int):
             self.seq = max(self.seq, seq)
             self.arrivals.append((asyncio.get_running_loop().time(), seq))
+        if name == "table:snapshot":
+            self.snapshots += 1
         if name == "table:event":
             self.events.append({"hand_id": data.get("hand_id"), **data["event"]})
         if name == "table:snapshot" and data.get("turn"):
@@ -363,6 +368,37 @@ async def test_a_takeover_ends_or_announces_the_hand_it_found_in_play(
                          f"({[seat.events[-3:] for seat in watched]})")
     await _playing(seats, 1)
     for seat in seats:
+        await seat.close()
+    cluster.kill_all()
+    await cluster.check_books(table_id)
+
+
+async def test_sessions_that_join_just_before_the_owner_dies_are_rejoined(
+    cluster: Cluster
+) -> None:
+    # Watchers on the two other processes join (their joins forwarded to the owner), and
+    # the owner is killed the moment the last join is acked: each must still be re-joined
+    # by the new owner (a fresh snapshot), whenever it joined.
+    table_id, seats = await _table_with_players(cluster)
+    await _playing(seats, 1)
+    owner, _token = await cluster.lease(table_id)
+    assert owner is not None
+    victim = cluster.by_pid(owner)
+    elsewhere = [server for server in cluster.servers if server is not victim]
+    async with httpx.AsyncClient(base_url=elsewhere[0].url) as http:
+        tokens = [await _player(http, n) for n in (3, 4)]
+    # Sessions of two people (within the cluster's login limit), several each.
+    watchers = [Seat(tokens[n % 2]) for n in range(LATE_JOINERS)]
+    for n, watcher in enumerate(watchers):
+        await watcher.connect(elsewhere[n % 2])
+    await asyncio.gather(*(w.ok("table:join", {"table_id": table_id}) for w in watchers))
+    victim.kill()
+    joined = [watcher.snapshots for watcher in watchers]
+    await cluster.moved(table_id, owner)
+    await _until(lambda: all(w.snapshots > n for w, n in zip(watchers, joined, strict=True)),
+                 lambda: "every late joiner re-joined; not: "
+                         f"{[n for n, w in enumerate(watchers) if w.snapshots <= joined[n]]}")
+    for seat in [*seats, *watchers]:
         await seat.close()
     cluster.kill_all()
     await cluster.check_books(table_id)

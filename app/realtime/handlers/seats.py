@@ -22,13 +22,13 @@ def register(realtime: Realtime) -> None:
         table = host.get(data.table_id)
         result: Result = await table.ask(table.join, sid, viewer, data.invite_code,
                                          data.since_seq)
-        host.watching(sid, table.id)
+        await host.watching(sid, table.id)
         return result
 
     @on("table:unwatch", schemas.TableRef, table=True)
     async def unwatch(sid: str, viewer: Viewer, data: schemas.TableRef) -> Result:
         table = host.get(data.table_id)
-        host.unwatching(sid, table.id)
+        await host.unwatching(sid, table.id)
         result: Result = await table.ask(table.unwatch, sid)
         return result
 

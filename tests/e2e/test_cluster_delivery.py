@@ -1,0 +1,101 @@
+"""How a table's messages travel between processes: once to each process that has sessions
+watching the table, on that process's own channel, and never to the others (three
+processes on one PostgreSQL database and one Redis, every channel of the run recorded)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from typing import Any
+
+import httpx
+import orjson
+import pytest
+import redis.asyncio as redis
+from sqlalchemy import select
+
+from app.db.tables import ServerProcess
+from tests.e2e.test_cluster import Cluster, Seat, _playing, cluster, cluster_env  # noqa: F401
+from tests.e2e.test_crash import _player
+
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
+
+TABLE_EVENTS = ("table:event", "table:turn", "table:batch", "table:snapshot", "table:private")
+
+
+class Recorder:
+    """Every message published on the run's channels: (channel, body)."""
+
+    def __init__(self, url: str, name: str) -> None:
+        self.bus = redis.from_url(url)
+        self.name = name
+        self.messages: list[tuple[str, bytes]] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        pubsub = self.bus.pubsub()
+        await pubsub.psubscribe(f"{self.name}*", f"holdem:{self.name}:*")
+        self._task = asyncio.create_task(self._read(pubsub))
+
+    async def _read(self, pubsub: Any) -> None:
+        async for message in pubsub.listen():
+            if message["type"] == "pmessage":
+                self.messages.append((message["channel"].decode(), message["data"]))
+
+    async def stop(self) -> None:
+        assert self._task is not None
+        self._task.cancel()
+        await asyncio.gather(self._task, return_exceptions=True)
+        await self.bus.aclose()
+
+    def deliveries(self, process_id: str) -> list[dict[str, Any]]:
+        channel = f"holdem:{self.name}:process:{process_id}"
+        bodies = [orjson.loads(data) for name, data in self.messages if name == channel]
+        return [body for body in bodies if body.get("kind") == "deliver"]
+
+    def on_manager_channel(self, table_id: str) -> list[bytes]:
+        """What went on the Socket.IO manager's channel (read by every process) about the
+        table's play."""
+        return [data for name, data in self.messages if name == self.name
+                and table_id.encode() in data
+                and any(event.encode() in data for event in TABLE_EVENTS)]
+
+
+async def test_a_table_message_reaches_only_the_processes_watching_it(
+    cluster: Cluster, cluster_env: dict[str, str]  # noqa: F811
+) -> None:
+    recorder = Recorder(cluster_env["REDIS_URL"], cluster_env["REDIS_CHANNEL"])
+    await recorder.start()
+    # Two players, on the first two processes; the third process has no session.
+    async with httpx.AsyncClient(base_url=cluster.servers[0].url) as http:
+        seats = [Seat(await _player(http, n)) for n in range(2)]
+    for seat, server in zip(seats, cluster.servers[:2], strict=True):
+        await seat.connect(server)
+    created = await seats[0].ok("table:create", {
+        "name": "Watched", "seats": 2, "small_blind": 5, "big_blind": 10})
+    table_id = created["table"]["table_id"]
+    for n, seat in enumerate(seats):
+        await seat.ok("table:sit", {"table_id": table_id, "seat": n, "buy_in": 1000})
+    await _playing(seats, 2)
+    await recorder.stop()
+
+    owner, _token = await cluster.lease(table_id)
+    assert owner is not None
+    async with cluster.database.sessions() as session:
+        processes = (await session.scalars(select(ServerProcess.id))).all()
+    watching = {id_ for id_ in processes
+                if cluster.by_pid(id_) in cluster.servers[:2] and id_ != owner}
+    assert recorder.on_manager_channel(table_id) == []
+    for process_id in processes:
+        delivered = recorder.deliveries(process_id)
+        if process_id in watching:
+            # Each of the table's messages once, with its seq.
+            assert delivered, f"nothing reached the watching process {process_id}"
+            texts = Counter(body["packet"] for body in delivered)
+            assert max(texts.values()) == 1, texts.most_common(1)
+        else:
+            assert delivered == [], f"{len(delivered)} deliveries to {process_id}"
+    for seat in seats:
+        await seat.close()
+    cluster.kill_all()
+    await cluster.check_books(table_id)
