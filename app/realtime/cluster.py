@@ -30,6 +30,7 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from typing import Any
 
 import orjson
@@ -44,6 +45,12 @@ from app.table.state import Viewer
 log = logging.getLogger(__name__)
 
 REQUEST_SECONDS = 10.0
+NAMESPACE = "/"
+
+# The rooms a forwarded request had its session enter (True) or leave (False): they go
+# back with the answer, and the session's own process applies them before the ack.
+_carried: ContextVar[list[tuple[str, str, bool]] | None] = ContextVar("carried",
+                                                                      default=None)
 
 Request = Callable[[str, str, Viewer | None, dict[str, Any], int], Awaitable[dict[str, Any]]]
 News = Callable[[dict[str, Any]], Awaitable[None]]
@@ -151,6 +158,16 @@ class Cluster:
         """The process a session of another process is on, if known."""
         return self._located.get(sid)
 
+    @staticmethod
+    def carry_room(sid: str, room: str, *, entered: bool) -> bool:
+        """While answering a forwarded request: have the session enter (or leave) a room
+        on its own process, with the answer. False outside a forwarded request."""
+        carried = _carried.get()
+        if carried is None:
+            return False
+        carried.append((sid, room, entered))
+        return True
+
     def forget_processes(self, gone: set[str]) -> None:
         """Forget the sessions of processes that are gone."""
         self._located = {sid: p for sid, p in self._located.items() if p not in gone}
@@ -237,6 +254,13 @@ class Cluster:
             return
         future = self._waiting.get(str(body.get("id")))
         if future is not None and not future.done():
+            rooms = self._rooms
+            for sid, room, entered in body.get("rooms") or ():
+                if rooms.is_connected(sid, NAMESPACE):
+                    if entered:
+                        rooms.basic_enter_room(sid, NAMESPACE, room)
+                    else:
+                        rooms.basic_leave_room(sid, NAMESPACE, room)
             future.set_result(body.get("result") or {})
 
     def _dispatch(self, body: dict[str, Any]) -> None:
@@ -271,6 +295,8 @@ class Cluster:
             log.error("cluster: handling a message failed", exc_info=task.exception())
 
     async def _answer(self, body: dict[str, Any]) -> None:
+        carried: list[tuple[str, str, bool]] = []
+        _carried.set(carried)
         try:
             result = await self._on_request(
                 str(body["event"]), str(body["sid"]), viewer_from_dict(body.get("viewer")),
@@ -282,4 +308,5 @@ class Cluster:
         # On the asking process's channel, behind what the request sent the session.
         reply_to = str(body["reply_to"])
         await self._publish(self.channel(reply_to), {
-            "kind": "answer", "to": reply_to, "id": body["id"], "result": result})
+            "kind": "answer", "to": reply_to, "id": body["id"], "result": result,
+            "rooms": carried})

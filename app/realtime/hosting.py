@@ -503,19 +503,29 @@ class TableHost:
     async def watching(self, sid: str, table_id: str) -> None:
         """Remember that a session watches a table (told when it disconnects); with other
         processes, the session also joins the table's room, so whoever runs the table
-        next finds it. The room is entered before the request is answered: for a session
-        of another process, the message that enters it is published before the answer,
-        so the session's process learns it watches even if this one dies right after
-        answering."""
+        next finds it (see :meth:`_room`)."""
         self._watching[sid].add(table_id)
-        if self.cluster is not None:
-            await self.sio.enter_room(sid, watch_room(table_id))
+        await self._room(sid, table_id, entered=True)
 
     async def unwatching(self, sid: str, table_id: str) -> None:
-        """Forget that a session watches a table (the room left before the answer)."""
+        """Forget that a session watches a table."""
         self._watching[sid].discard(table_id)
-        if self.cluster is not None:
-            await self.sio.leave_room(sid, watch_room(table_id))
+        await self._room(sid, table_id, entered=False)
+
+    async def _room(self, sid: str, table_id: str, *, entered: bool) -> None:
+        """Enter or leave a table's watch room on the session's own process: here, or with
+        the answer to the forwarded request (so before its ack, even if this process dies
+        right after answering), or else through the Socket.IO manager."""
+        if self.cluster is None:
+            return
+        room = watch_room(table_id)
+        if sid not in self.connections and self.cluster.carry_room(sid, room,
+                                                                   entered=entered):
+            return
+        if entered:
+            await self.sio.enter_room(sid, room)
+        else:
+            await self.sio.leave_room(sid, room)
 
     def _background(self, work: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(work)
