@@ -70,7 +70,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(f"holdem-server on http://{args.host}:{args.port}; links in mails start with "
           f"{settings.public_url}", flush=True)
     Server(uvicorn_config(app, settings, host=args.host, port=args.port),
-           drain=app.state.realtime.drain).run()
+           drain=app.state.realtime.drain, freeze_every=settings.gc_freeze_seconds).run()
     return 0
 
 

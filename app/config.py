@@ -10,6 +10,7 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
+from app.collector import FREEZE_SECONDS
 from app.secret_strength import GENERATE_HINT, weak_secret_reason
 
 DEFAULT_SECRET_KEY = "dev-only-insecure-secret-key-change-me"
@@ -191,6 +192,11 @@ class Settings:
         default_factory=lambda: _env_float("LEASE_HEARTBEAT_SECONDS", 1)
     )
     drain_seconds: float = field(default_factory=lambda: _env_float("DRAIN_SECONDS", 30))
+    # `holdem serve`: every GC_FREEZE_SECONDS collect the young objects and freeze the
+    # survivors, so no collection scans every connection's objects at once (app/collector.py;
+    # 0 leaves Python's collector as it is).
+    gc_freeze_seconds: float = field(
+        default_factory=lambda: _env_float("GC_FREEZE_SECONDS", FREEZE_SECONDS))
     # GET /metrics (Prometheus); with a token, only for `Authorization: Bearer <token>`.
     metrics_enabled: bool = field(default_factory=lambda: _env_bool("METRICS_ENABLED", True))
     metrics_token: str = field(default_factory=lambda: _env("METRICS_TOKEN", ""))

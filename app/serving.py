@@ -14,6 +14,7 @@ from typing import Any
 import uvicorn
 from starlette.types import ASGIApp
 
+from app.collector import keep_collections_short
 from app.config import Settings
 
 log = logging.getLogger(__name__)
@@ -59,16 +60,25 @@ class Server(uvicorn.Server):
     """
 
     def __init__(self, config: uvicorn.Config, *,
-                 drain: Callable[[], Awaitable[None]] | None = None) -> None:
+                 drain: Callable[[], Awaitable[None]] | None = None,
+                 freeze_every: float = 0) -> None:
         super().__init__(config)
         self._drain = drain
         self._draining: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._freeze_every = freeze_every
 
     async def serve(self, sockets: list[socket.socket] | None = None) -> None:
-        """Serve until stopped (remembering the loop a SIGTERM's drain runs on)."""
+        """Serve until stopped (remembering the loop a SIGTERM's drain runs on), with
+        the collector kept short every ``freeze_every`` seconds (0: left alone)."""
         self._loop = asyncio.get_running_loop()
-        await super().serve(sockets)
+        collector = (asyncio.create_task(keep_collections_short(self._freeze_every),
+                                         name="gc:freeze") if self._freeze_every > 0 else None)
+        try:
+            await super().serve(sockets)
+        finally:
+            if collector is not None:
+                collector.cancel()
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         """Drain on the first SIGTERM; otherwise stop as uvicorn does."""

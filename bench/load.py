@@ -54,6 +54,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.cli import SERVER_GC_THRESHOLDS  # noqa: E402
+from app.collector import FREEZE_SECONDS  # noqa: E402
+from bench import gcpauses  # noqa: E402
 from bench.loadclient import HandshakeError, SioClient, connect  # noqa: E402
 from bench.services import ServiceMeter  # noqa: E402
 from bench.targets import GC_STATS, TARGETS, PlayerSeat, Target, make_target  # noqa: E402
@@ -441,8 +443,12 @@ def run(opts: Options, *, log: Callable[[str], None] = print) -> dict[str, Any]:
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait(5)
-    gc_file = workdir / GC_STATS
-    result["server_gc"] = json.loads(gc_file.read_text()) if gc_file.exists() else None
+    files = [workdir / GC_STATS, *(workdir / f"{n}-{GC_STATS}" for n in range(1, opts.servers))]
+    stats = [json.loads(f.read_text()) for f in files if f.exists()]
+    result["server_gc"] = stats[0] if stats else None
+    start, end = result.pop("window")
+    # The collections of the measured window, the servers' together.
+    result["gc_in_window"] = _merged([gcpauses.in_window(s, start, end) for s in stats])
     target.clean_up(workdir)
     shutil.rmtree(workdir, ignore_errors=True)
     return result
@@ -476,8 +482,10 @@ def _measure(opts: Options, pids: list[int], seats: list[PlayerSeat],
         time.sleep(opts.warmup)
         ports = [opts.port + n for n in range(len(pids))]
         cpu0, services0, lag0 = cpu_seconds(pids), meter.snapshot(), loop_lag(ports)
+        window = [time.time()]
         time.sleep(opts.duration)
         cpu1, services1, lag1 = cpu_seconds(pids), meter.snapshot(), loop_lag(ports)
+        window.append(time.time())
         rss_busy = rss_kib(pids)
         reports = []
         for pipe in pipes:
@@ -495,6 +503,7 @@ def _measure(opts: Options, pids: list[int], seats: list[PlayerSeat],
                       loads=(load_before, load_after))
     result["services"] = ServiceMeter.per_action(services0, services1, result["sent"])
     result["loop_lag"] = lag_over(lag0, lag1)
+    result["window"] = window
     return result
 
 
@@ -523,6 +532,7 @@ def _summary(opts: Options, reports: list[dict[str, Any]], *, connected: int,
         "kib_per_player": round((after_connect - before) / max(1, connected), 1),
         "generator_cpu_s": round(sum(r["cpu_seconds"] for r in reports), 1),
         "gc_threshold": opts.gc_threshold or "default",
+        "gc_freeze_s": float(os.environ.get("GC_FREEZE_SECONDS", FREEZE_SECONDS)),
         "server_deflate": opts.server_deflate, "client_deflate": opts.client_deflate,
         "load_average": f"{loads[0]} -> {loads[1]}",
     }
@@ -541,12 +551,22 @@ def describe(result: dict[str, Any]) -> str:
         f"({result.get('server_cpu_ms_per_action', 0):.2f} ms/action)  "
         f"{result['kib_per_player']:6.1f} KiB/player  acks {result['acked_ok']}/{result['sent']} "
         f"err {result['acked_error']} unacked {result['unacked']} "
-        f"connect-fail {result['connect_failures']}  gc {result['gc_threshold']}  "
+        f"connect-fail {result['connect_failures']}  gc {result['gc_threshold']} "
+        f"freeze {result.get('gc_freeze_s', 0)} s  "
         f"deflate {'on' if result['server_deflate'] and result['client_deflate'] else 'off'}  "
-        f"{_gc_line(result.get('server_gc'))}"
+        f"{_gc_line(result.get('server_gc'))}{_window_line(result.get('gc_in_window'))}"
         f"load {result['load_average']}"
         + "".join(f"  {k} {v}" for k, v in (result.get("services") or {}).items())
     )
+
+
+def _merged(windows: list[dict[str, Any] | None]) -> dict[str, Any] | None:
+    found = [w for w in windows if w is not None]
+    if not found:
+        return None
+    merged = {k: sum(w[k] for w in found) for k in ("over_10ms", "over_50ms", "over_100ms")}
+    longest = [w["longest"] for w in found if w["longest"] is not None]
+    return {**merged, "longest": max(longest, default=None)}
 
 
 def _gc_line(stats: dict[str, Any] | None) -> str:
@@ -555,6 +575,15 @@ def _gc_line(stats: dict[str, Any] | None) -> str:
     full = stats["gen2"]
     return (f"full GCs {full['collections']} (longest {full['max_ms']:.0f} ms, "
             f"total {full['total_ms']:.0f} ms)  ")
+
+
+def _window_line(window: dict[str, Any] | None) -> str:
+    if not window:
+        return ""
+    longest = window["longest"]
+    return (f"GC pauses in the window: {window['over_10ms']} over 10 ms, "
+            f"{window['over_50ms']} over 50 ms, {window['over_100ms']} over 100 ms"
+            + (f", longest {longest[0]:.0f} ms (gen{longest[1]})  " if longest else "  "))
 
 
 def ratio(bare: dict[str, Any], holdem: dict[str, Any]) -> str:
@@ -596,6 +625,9 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[
     p.add_argument("--gc-threshold", default=",".join(map(str, SERVER_GC_THRESHOLDS)),
                    help="gen0,gen1,gen2 thresholds of both servers' collector (default: "
                         "holdem serve's; '' for Python's)")
+    p.add_argument("--gc-freeze", type=float, default=FREEZE_SECONDS,
+                   help="both servers collect their young objects and freeze the survivors "
+                        "this often, in seconds (default: holdem serve's; 0: never)")
     p.add_argument("--deflate", dest="no_deflate", action="store_false",
                    help="server with per-message deflate (holdem serve turns it off)")
     p.add_argument("--no-deflate", dest="no_deflate", action="store_true", default=True,
@@ -622,6 +654,8 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[
     if args.servers > 1 and not (args.database_url and args.redis_url):
         p.error("several servers share tables through PostgreSQL and Redis: give "
                 "--database-url and --redis-url")
+    # The servers read it when they start (bench/serving.py).
+    os.environ["GC_FREEZE_SECONDS"] = str(args.gc_freeze)
     targets = ["bare", "holdem"] if args.compare else [args.target]
     runs = [
         Options(target=t, clients=args.clients, mode=args.mode, pace=args.pace,

@@ -1,17 +1,21 @@
 """What the two benchmark servers share: their command line and how they run.
 
-Both take ``--host``, ``--port``, ``--gc-threshold``, ``--no-deflate`` and
-``--gc-stats``, so bench/load.py starts either the same way.
+Both take ``--host``, ``--port``, ``--gc-threshold``, ``--gc-freeze``, ``--no-deflate``
+and ``--gc-stats``, so bench/load.py starts either the same way (``--gc-freeze`` defaults
+to ``GC_FREEZE_SECONDS``, which bench/load.py sets for both).
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import os
 from typing import Any
 
 import uvicorn
 
+from app.collector import FREEZE_SECONDS
+from app.serving import Server
 from bench import gcpauses
 
 
@@ -25,6 +29,10 @@ def server_args(description: str, *, gc_default: str) -> argparse.Namespace:
                              "(empty: leave them as they are)")
     parser.add_argument("--no-deflate", action="store_true",
                         help="turn off uvicorn's WebSocket per-message deflate")
+    parser.add_argument("--gc-freeze", type=float,
+                        default=float(os.environ.get("GC_FREEZE_SECONDS", FREEZE_SECONDS)),
+                        help="collect the young objects and freeze the survivors this often, "
+                             "in seconds, as holdem serve does (0: never)")
     parser.add_argument("--gc-stats", default="",
                         help="write the collections' count and pauses to this JSON file at exit")
     args = parser.parse_args()
@@ -34,8 +42,10 @@ def server_args(description: str, *, gc_default: str) -> argparse.Namespace:
 
 
 def serve(app: Any, args: argparse.Namespace) -> None:
-    """Set the collector thresholds (after the app is built), then run one uvicorn worker."""
+    """Set the collector thresholds (after the app is built), then run one uvicorn worker
+    as holdem serve does (its collector freezing too, unless ``--gc-freeze 0``)."""
     if args.gc_threshold:
         gc.set_threshold(*(int(x) for x in args.gc_threshold.split(",")))
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
-                ws_per_message_deflate=not args.no_deflate, backlog=4096)
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
+                            ws_per_message_deflate=not args.no_deflate, backlog=4096)
+    Server(config, freeze_every=args.gc_freeze).run()

@@ -22,7 +22,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # The package itself holds only its version.
     ("app.errors", "app"),
     ("app.poker",),
-    ("app.secret_strength", "app.config", "app.text", "app.metrics", "app.db"),
+    ("app.secret_strength", "app.collector", "app.config", "app.text", "app.metrics",
+     "app.db"),
     ("app.accounts",),
     ("app.table",),
     ("app.realtime",),
