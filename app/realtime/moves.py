@@ -18,8 +18,9 @@ orphan, so no third process claims it), stops the table (requests still waiting 
 ``table_moved`` and clients ask again) and announces ``table_moved``. Every process
 drops the owner it cached; the asker claims the table and restores it from what was
 committed, as a takeover does, and the ``adopted`` news re-joins every session watching
-it. No hand is voided and no chip moves. A hand still in play after ``DRAIN_SECONDS``
-keeps the table where it is, dealing again.
+it. No hand is voided and no chip moves. A hand still in play after
+``TABLE_MOVE_COOLDOWN`` (the asker asks again no sooner) keeps the table where it is,
+dealing again.
 """
 
 from __future__ import annotations
@@ -141,7 +142,7 @@ class TableMoves:
         core = table.core
         core.draining = True
         core.mailbox.cancel("start")
-        deadline = asyncio.get_running_loop().time() + self.host.services.settings.drain_seconds
+        deadline = asyncio.get_running_loop().time() + self.cooldown
         while self._still_movable(table) and asyncio.get_running_loop().time() < deadline:
             if table.state.current is None and await table.ask(self._hand_over, table, to):
                 await self._handed(table, to)
