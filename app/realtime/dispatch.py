@@ -158,7 +158,7 @@ class Dispatcher:
         self.host.services.metrics.forwarded.labels(event).inc()
         table_id = str(payload.table_id) if route == "table" else None  # type: ignore[attr-defined]
         if table_id is not None and hops == 0:
-            self.moves.follow(sid, table_id, target)
+            await self.moves.follow(sid, table_id, target)
         try:
             answer = await self.host.cluster.request(
                 target, event, sid, viewer, payload.model_dump(mode="json"), hops + 1)

@@ -52,6 +52,8 @@ PRUNE_EVERY = 30
 # An orphan its share-out gave another process, still orphaned after this many
 # heartbeats, is claimed by whoever sees it (that process is not claiming).
 UNCLAIMED_BEATS = 3
+# At most this many owners of tables run elsewhere are cached.
+MAX_CACHED_OWNERS = 100_000
 
 
 class RedisMissing(RuntimeError):
@@ -75,7 +77,7 @@ class TableHost:
         # such an entry was dropped (a read that overlapped a drop is not kept).
         self._elsewhere: dict[str, str] = {}
         self._drops = 0
-        # Tables being claimed here: a second claim of one waits for the first's outcome.
+        # Tables being claimed here: a second claim of one meanwhile is refused, not run.
         self._adopting: set[str] = set()
         self.running = False
         # This process runs the tournaments (it holds the table lock).
@@ -408,7 +410,7 @@ class TableHost:
         """The live table with this id, or :class:`TableNotFound`."""
         self._require_running()
         table = self.tables.get(table_id)
-        if table is not None and table.closed and (self.draining or table.core.draining):
+        if table is not None and table.closed and self.draining:
             raise TableMoved("this table is moving to another server: try again",
                              table_id=table_id, retry_after=1)
         if table is None or table.closed:
@@ -440,6 +442,9 @@ class TableHost:
                 # taking its table.
                 self.live = {p.id for p in await self.leases.peers()}
             if lease.owner in self.live:
+                if len(self._elsewhere) >= MAX_CACHED_OWNERS:
+                    # Closed tables are never announced: start over rather than grow.
+                    self._elsewhere.clear()
                 if drops == self._drops:
                     self._elsewhere[table_id] = lease.owner
                 return lease.owner

@@ -28,7 +28,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-from collections.abc import Awaitable
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -66,7 +65,6 @@ class TableMoves:
         # When this process last asked for each table (asks older than the cooldown go).
         self._asked: dict[str, float] = {}
         self._moving: set[str] = set()
-        self._tasks: set[asyncio.Future[Any]] = set()
         host.on_move_asked = self.asked
 
     @property
@@ -76,7 +74,7 @@ class TableMoves:
 
     # ---- the process the players reach ----------------------------------------------
 
-    def follow(self, sid: str, table_id: str, owner: str) -> None:
+    async def follow(self, sid: str, table_id: str, owner: str) -> None:
         """A session of this process sent a request about a table ``owner`` runs: if its
         connection was opened for that table, ask the owner to hand it over (at most once
         per table per cooldown)."""
@@ -89,12 +87,11 @@ class TableMoves:
         self._asked = {t: at for t, at in self._asked.items() if now - at < self.cooldown}
         self._asked[table_id] = now
         log.info("asking %s for table %s, which this process's players reach", owner, table_id)
-        self._background(cluster.tell(owner, {"kind": "move", "table_id": table_id}))
-
-    def _background(self, work: Awaitable[Any]) -> None:
-        task = asyncio.ensure_future(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        try:
+            await cluster.tell(owner, {"kind": "move", "table_id": table_id})
+        except Exception:
+            # The request itself is still forwarded; the next one after the cooldown asks.
+            log.warning("asking %s for table %s failed", owner, table_id, exc_info=True)
 
     # ---- the owner ------------------------------------------------------------------
 
@@ -102,17 +99,17 @@ class TableMoves:
         """Another process asks for a table this one runs: hand it over at the next hand
         boundary, if it may move (see the module's docstring)."""
         table = self.host.tables.get(table_id)
-        if table is None or table.closed or table.core.lost or table_id in self._moving:
+        if table is None or table_id in self._moving:
             return
-        refusal = await self._refusal(table, asker)
-        if refusal is not None:
-            log.info("table %s stays here, though %s asked for it: %s", table_id, asker,
-                     refusal)
-            return
-        log.info("table %s goes to %s, which its players reach, once no hand is in play",
-                 table_id, asker)
         self._moving.add(table_id)
         try:
+            refusal = await self._refusal(table, asker)
+            if refusal is not None:
+                log.info("table %s stays here, though %s asked for it: %s", table_id, asker,
+                         refusal)
+                return
+            log.info("table %s goes to %s, which its players reach, once no hand is in "
+                     "play", table_id, asker)
             await self._move(table, asker)
         except Exception:
             log.exception("moving table %s to %s failed; it stays here", table_id, asker)
@@ -123,6 +120,8 @@ class TableMoves:
     async def _refusal(self, table: Table, asker: str) -> str | None:
         """Why the table may not move to ``asker`` now (None: it may)."""
         host = self.host
+        if table.closed or table.core.lost:
+            return "it is stopping here"
         if table.state.config.tournament is not None:
             return "a tournament's tables stay where its director puts them"
         arrived = host.arrived.get(table.id)
@@ -139,27 +138,37 @@ class TableMoves:
         return None
 
     async def _move(self, table: Table, to: str) -> None:
-        core = table.core
-        core.draining = True
-        core.mailbox.cancel("start")
-        deadline = asyncio.get_running_loop().time() + self.cooldown
-        while self._still_movable(table) and asyncio.get_running_loop().time() < deadline:
-            if table.state.current is None and await table.ask(self._hand_over, table, to):
-                await self._handed(table, to)
-                return
-            await asyncio.sleep(BETWEEN_HANDS_POLL)
-        self._deal_again(table)
+        # As a drain does: no new hand; the one in play goes on.
+        table.core.draining = True
+        table.core.mailbox.cancel("start")
+        if await self._between_hands(table, to):
+            await self._handed(table, to)
+        else:
+            self._deal_again(table)
 
-    def _still_movable(self, table: Table) -> bool:
+    async def _between_hands(self, table: Table, to: str) -> bool:
+        """Wait (at most the cooldown) until no hand is in play, then hand the lease to
+        ``to``; whether it went."""
+        deadline = asyncio.get_running_loop().time() + self.cooldown
+        while self._running_here(table) and asyncio.get_running_loop().time() < deadline:
+            if table.state.current is None:
+                handed = await table.ask(self._hand_over, table, to)
+                if handed is not None:
+                    return bool(handed)
+            await asyncio.sleep(BETWEEN_HANDS_POLL)
+        return False
+
+    def _running_here(self, table: Table) -> bool:
         return not (table.closed or table.core.lost or self.host.draining)
 
-    async def _hand_over(self, table: Table, to: str) -> bool:
-        """On the table's task, between two of its messages: if no hand is in play, give
-        the lease to ``to`` (nothing this process still holds can write the table after)."""
+    async def _hand_over(self, table: Table, to: str) -> bool | None:
+        """On the table's task, between two of its messages: None while a hand is in play;
+        else give the lease to ``to`` (nothing this process still holds can write the
+        table after that), and whether the database took the change."""
+        if table.state.current is not None:
+            return None
         lease = table.core.lease
-        if table.state.current is not None or lease is None:
-            return False
-        return await self.host.leases.hand_over(table.id, lease, to)
+        return lease is not None and await self.host.leases.hand_over(table.id, lease, to)
 
     async def _handed(self, table: Table, to: str) -> None:
         host = self.host
@@ -173,8 +182,8 @@ class TableMoves:
             await host.cluster.news({"kind": "table_moved", "table_id": table.id, "to": to})
 
     def _deal_again(self, table: Table) -> None:
-        """The table stays: deal again (unless the whole process is draining)."""
-        if table.closed or table.core.lost or self.host.draining:
+        """The table stays: deal again (unless it or the whole process is stopping)."""
+        if not self._running_here(table):
             return
         table.core.draining = False
 
