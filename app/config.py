@@ -186,15 +186,18 @@ class Settings:
     redis_channel: str = field(default_factory=lambda: _env("REDIS_CHANNEL", "socketio"))
     # Several processes (with REDIS_URL): a process that has not beaten its heartbeat for
     # LEASE_SECONDS loses its tables to the others; DRAIN_SECONDS bounds how long a stopping
-    # process waits for its hands to end before it lets them go.
+    # process waits for its hands to end before it lets them go; a table that moved to
+    # follow its players does not move again for TABLE_MOVE_COOLDOWN.
     lease_seconds: float = field(default_factory=lambda: _env_float("LEASE_SECONDS", 3))
     heartbeat_seconds: float = field(
         default_factory=lambda: _env_float("LEASE_HEARTBEAT_SECONDS", 1)
     )
     drain_seconds: float = field(default_factory=lambda: _env_float("DRAIN_SECONDS", 30))
-    # `holdem serve`: every GC_FREEZE_SECONDS collect the young objects and freeze the
-    # survivors, so no collection scans every connection's objects at once (app/collector.py;
-    # 0 leaves Python's collector as it is).
+    table_move_cooldown: float = field(
+        default_factory=lambda: _env_float("TABLE_MOVE_COOLDOWN", 60)
+    )
+    # `holdem serve`: every GC_FREEZE_SECONDS freeze what is alive, so no collection scans
+    # every connection's objects at once (app/collector.py; 0 leaves Python's collector be).
     gc_freeze_seconds: float = field(
         default_factory=lambda: _env_float("GC_FREEZE_SECONDS", FREEZE_SECONDS))
     # GET /metrics (Prometheus); with a token, only for `Authorization: Bearer <token>`.

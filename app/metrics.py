@@ -9,7 +9,11 @@ histogram are fed by the table code:
   stored and broadcast), by outcome;
 - ``holdem_commits_total``: transactions that stored tables (a group commit of
   states, or a chip movement);
-- ``holdem_lease_moves_total``: tables this process took over, let go or lost;
+- ``holdem_lease_moves_total``: tables this process took over, let go, handed to the
+  process their players reach (``moved``) or lost;
+- ``holdem_forwarded_requests_total``: client requests this process sent on to the
+  process that runs their table (or the tournaments), by event: with the proxy routing
+  by table, few once tables have followed their players;
 - ``holdem_event_loop_lag_seconds``: how late the event loop woke a timer it had set
   ``LAG_INTERVAL`` ahead, that is how long something ran without letting anything else
   run: every table of the process waits that long.
@@ -41,8 +45,11 @@ class Metrics:
             buckets=ACTION_BUCKETS, registry=self.registry)
         self.commits = Counter("holdem_commits", "Transactions that stored tables",
                                ["kind"], registry=self.registry)
-        self.lease_moves = Counter("holdem_lease_moves", "Tables taken over, let go or lost",
+        self.lease_moves = Counter("holdem_lease_moves", "Tables taken over, let go, moved or lost",
                                    ["reason"], registry=self.registry)
+        self.forwarded = Counter(
+            "holdem_forwarded_requests", "Client requests sent on to another process, by event",
+            ["event"], registry=self.registry)
         self.tables = Gauge("holdem_tables", "Tables this process runs",
                             registry=self.registry)
         self.players = Gauge("holdem_players", "People seated at this process's tables",

@@ -4,6 +4,9 @@
     .venv/bin/python bench/load.py --target holdem --clients 600 --mode fast
     .venv/bin/python bench/load.py --compare --clients 1200     # bare, then holdem: the ratio
     .venv/bin/python bench/load.py --target bare --idle --clients 2000   # memory only
+    .venv/bin/python bench/load.py --target holdem --servers 2 --route table \
+        --database-url postgresql+asyncpg://postgres@127.0.0.1:5432/test \
+        --redis-url redis://127.0.0.1:6379/0          # two processes, routed by table
 
 It starts the server itself (one uvicorn worker; ``--gc-threshold`` and
 ``--deflate`` choose the two settings under test, which default to how ``holdem serve``
@@ -14,6 +17,18 @@ bench/loadclient.py, seats six per table and lets them play:
 - ``--mode pace``: the player whose turn it is acts ``--pace`` seconds after
   its ``table:turn`` arrives (about one action per table every 3 s);
 - ``--mode fast``: it acts as soon as its turn arrives.
+
+With ``--servers N`` the players reach the servers as a proxy would send them:
+
+- ``--route seat`` (the default): the seats of each table go round the servers, as a proxy
+  that spreads connections without regard to tables does;
+- ``--route table``: each table's first player opens it on any server; then every player
+  of the table connects, with ``table=<id>`` in its query as the browser's table page
+  does, to the server a hash of the table id picks, as the proxy of deploy/nginx.conf
+  does, and the table moves there.
+
+The report gives the forwarded share for either route: the actions the servers sent on
+to another process (``holdem_forwarded_requests_total``) over the actions sent.
 
 Latency is the time from sending ``table:action`` to the next player's
 ``table:turn`` arriving, over the ``--duration`` seconds after a ``--warmup``.
@@ -42,6 +57,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import zlib
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -65,6 +81,7 @@ CONNECT_CONCURRENCY = 64
 PHASE_TIMEOUT = 180.0  # connecting and seating 2,000 players; more get longer
 DRAIN_SECONDS = 15.0  # longest wait for the acks of actions already sent
 MAX_CLIENTS = 12_000  # the 10,000-player pace run, and a margin
+MOVED_ATTEMPTS = 5  # a request refused with table_moved is sent again, as browsers do
 
 
 @dataclass(frozen=True)
@@ -88,6 +105,7 @@ class Options:
     database_url: str | None = None
     servers: int = 1
     redis_url: str | None = None
+    route: str = "seat"
 
 
 @dataclass
@@ -187,18 +205,43 @@ class Generator:
             self.report.acked_error += 1
             self.report.error_codes[_code(ack)] += 1
 
-    async def connect_all(self) -> None:
+    def _server(self, player: Player) -> tuple[int, dict[str, str] | None]:
+        """The port a player connects to, and its connection's query: with ``--route
+        table``, once its table is open, the server its table's id hashes to; else its
+        seat's turn round the servers."""
+        table_id = self.table_ids.get(player.seat.table_index)
+        if self.opts.route == "table" and table_id is not None:
+            return self.opts.port + table_server(table_id, self.opts.servers), {
+                "table": table_id}
+        return self.opts.port + player.seat.order % self.opts.servers, None
+
+    def firsts(self, *, connected: bool = False) -> list[Player]:
+        """The first player (``connected``: the first connected one) of each table."""
+        firsts: dict[int, Player] = {}
+        for p in self.players:
+            if p.client is not None or not connected:
+                firsts.setdefault(p.seat.table_index, p)
+        return list(firsts.values())
+
+    def disconnect(self, players: list[Player]) -> None:
+        """Close these players' connections (to connect them again elsewhere)."""
+        for player in players:
+            if player.client is not None:
+                player.client.close()
+                player.client = None
+                self.report.connected -= 1
+
+    async def connect_all(self, players: list[Player] | None = None) -> None:
         limit = asyncio.Semaphore(CONNECT_CONCURRENCY)
 
         async def one(player: Player) -> None:
             async with limit:
                 try:
-                    # With several servers, the seats of one table go round them.
-                    port = self.opts.port + player.seat.order % self.opts.servers
+                    port, query = self._server(player)
                     client = await connect(
                         "127.0.0.1", port, auth=player.seat.auth,
                         on_event=self.on_event, path=self.target.path,
-                        deflate=self.opts.client_deflate,
+                        deflate=self.opts.client_deflate, query=query,
                     )
                 except (OSError, TimeoutError, HandshakeError) as exc:
                     self.report.connect_failures += 1
@@ -208,15 +251,12 @@ class Generator:
                 player.client = client
                 self.report.connected += 1
 
-        await asyncio.gather(*(one(p) for p in self.players))
+        await asyncio.gather(*(one(p) for p in (self.players if players is None else players)))
 
     async def open_tables(self) -> None:
         """Each table's first player opens it (the bare baseline needs no opening)."""
-        firsts: dict[int, Player] = {}
-        for p in self.players:
-            if p.client is not None:
-                firsts.setdefault(p.seat.table_index, p)
-        for index, player in firsts.items():
+        for player in self.firsts(connected=True):
+            index = player.seat.table_index
             request = self.target.table_create(index)
             if request is None:
                 self.table_ids[index] = str(index)
@@ -233,7 +273,13 @@ class Generator:
         async def sit(player: Player) -> None:
             assert player.client is not None
             table_id = self.table_ids[player.seat.table_index]
-            ack = await _request(player.client, *self.target.sit(table_id, player.seat))
+            for _ in range(MOVED_ATTEMPTS):
+                ack = await _request(player.client, *self.target.sit(table_id, player.seat))
+                if _code(ack) != "table_moved":
+                    break
+                # The table is moving to the server its players reach: ask again, as
+                # the browser does.
+                await asyncio.sleep(ack["error"].get("retry_after", 1))
             if _ok(ack):
                 self.report.seated += 1
             else:
@@ -260,6 +306,17 @@ class Generator:
         for p in self.players:
             if p.client is not None:
                 p.client.close()
+
+
+def table_server(table_id: str, servers: int) -> int:
+    """The server (0 to ``servers`` - 1) a table's players reach with ``--route table``: a
+    stable hash of its id, as the proxy's (any hash serves; the table moves to wherever
+    its players are).
+
+    >>> table_server("a1b2c3", 1)
+    0
+    """
+    return zlib.crc32(table_id.encode()) % servers
 
 
 def _ok(ack: Any) -> bool:
@@ -298,9 +355,17 @@ async def _worker_main(opts: Options, seats: list[PlayerSeat], pipe: Connection)
                          redis_url=opts.redis_url)
     gen = Generator(opts, target, seats)
     gen.loop = loop
-    await gen.connect_all()
-    if not opts.idle:
+    if opts.route == "table" and not opts.idle:
+        # The tables first; then everyone connects for their table, where it hashes to.
+        await gen.connect_all(gen.firsts())
         await asyncio.wait_for(gen.open_tables(), phase_timeout(opts))
+        gen.disconnect(gen.firsts())
+        await gen.connect_all()
+    else:
+        await gen.connect_all()
+        if not opts.idle:
+            await asyncio.wait_for(gen.open_tables(), phase_timeout(opts))
+    if not opts.idle:
         await asyncio.wait_for(gen.sit_all(), phase_timeout(opts))
     pipe.send(("ready", gen.report.connected))
     if not await loop.run_in_executor(None, pipe.poll, phase_timeout(opts)):
@@ -317,7 +382,8 @@ async def _worker_main(opts: Options, seats: list[PlayerSeat], pipe: Connection)
     gen.close()
     usage = os.times()
     gen.report.cpu_seconds = usage.user + usage.system
-    pipe.send(("report", asdict(gen.report)))
+    # asdict would rebuild the Counter from its (key, count) pairs, counting the pairs.
+    pipe.send(("report", {**asdict(gen.report), "error_codes": dict(gen.report.error_codes)}))
     await asyncio.sleep(0.2)
 
 
@@ -352,22 +418,40 @@ def rss_kib(pids: list[int]) -> int:
     return total
 
 
-def loop_lag(ports: list[int]) -> dict[str, int] | None:
-    """How many of the servers' event-loop lag samples (``/metrics``,
-    ``holdem_event_loop_lag_seconds``) were at most each bound, by bound; None where the
-    server publishes none (the bare baseline)."""
-    counts: Counter[str] = Counter()
+def scrape(ports: list[int]) -> list[str] | None:
+    """Every server's ``/metrics``; None where a server publishes none (the bare
+    baseline)."""
+    texts = []
     for port in ports:
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as answer:
-                text = answer.read().decode()
+                texts.append(answer.read().decode())
         except (OSError, ValueError):
             return None
-        for line in text.splitlines():
-            if line.startswith("holdem_event_loop_lag_seconds_bucket{"):
-                bound = line.split('le="', 1)[1].split('"', 1)[0]
-                counts[bound] += int(float(line.rsplit(" ", 1)[1]))
+    return texts
+
+
+def loop_lag(texts: list[str] | None) -> dict[str, int] | None:
+    """How many of the servers' event-loop lag samples (``holdem_event_loop_lag_seconds``)
+    were at most each bound, by bound."""
+    counts: Counter[str] = Counter()
+    for line in _sample_lines(texts, "holdem_event_loop_lag_seconds_bucket{"):
+        bound = line.split('le="', 1)[1].split('"', 1)[0]
+        counts[bound] += int(float(line.rsplit(" ", 1)[1]))
     return dict(counts) if counts else None
+
+
+def forwarded_actions(texts: list[str] | None) -> int | None:
+    """How many ``table:action`` requests the servers forwarded to another process."""
+    if texts is None:
+        return None
+    prefix = 'holdem_forwarded_requests_total{event="table:action"}'
+    return sum(int(float(line.rsplit(" ", 1)[1])) for line in _sample_lines(texts, prefix))
+
+
+def _sample_lines(texts: list[str] | None, prefix: str) -> list[str]:
+    return [line for text in texts or [] for line in text.splitlines()
+            if line.startswith(prefix)]
 
 
 def lag_over(before: dict[str, int] | None, after: dict[str, int] | None
@@ -481,10 +565,10 @@ def _measure(opts: Options, pids: list[int], seats: list[PlayerSeat],
             pipe.send("go")
         time.sleep(opts.warmup)
         ports = [opts.port + n for n in range(len(pids))]
-        cpu0, services0, lag0 = cpu_seconds(pids), meter.snapshot(), loop_lag(ports)
+        cpu0, services0, metrics0 = cpu_seconds(pids), meter.snapshot(), scrape(ports)
         window = [time.time()]
         time.sleep(opts.duration)
-        cpu1, services1, lag1 = cpu_seconds(pids), meter.snapshot(), loop_lag(ports)
+        cpu1, services1, metrics1 = cpu_seconds(pids), meter.snapshot(), scrape(ports)
         window.append(time.time())
         rss_busy = rss_kib(pids)
         reports = []
@@ -502,9 +586,24 @@ def _measure(opts: Options, pids: list[int], seats: list[PlayerSeat],
                       rss=(rss_before, rss_connected, rss_busy), cpu=cpu1 - cpu0,
                       loads=(load_before, load_after))
     result["services"] = ServiceMeter.per_action(services0, services1, result["sent"])
-    result["loop_lag"] = lag_over(lag0, lag1)
+    result["loop_lag"] = lag_over(loop_lag(metrics0), loop_lag(metrics1))
+    result["forwarded_share"] = forwarded_share(
+        forwarded_actions(metrics0), forwarded_actions(metrics1), result["sent"])
     result["window"] = window
     return result
+
+
+def forwarded_share(before: int | None, after: int | None, sent: int) -> float | None:
+    """The share of the window's actions that a server forwarded to another process.
+
+    >>> forwarded_share(10, 60, 200)
+    0.25
+    >>> forwarded_share(None, None, 200) is None
+    True
+    """
+    if before is None or after is None or not sent:
+        return None
+    return round((after - before) / sent, 4)
 
 
 def _summary(opts: Options, reports: list[dict[str, Any]], *, connected: int,
@@ -520,7 +619,7 @@ def _summary(opts: Options, reports: list[dict[str, Any]], *, connected: int,
         "target": opts.target, "mode": "idle" if opts.idle else opts.mode,
         "database": ("postgresql" if opts.database_url else "sqlite")
         if opts.target == "holdem" else "-",
-        "servers": opts.servers, "redis": bool(opts.redis_url),
+        "servers": opts.servers, "redis": bool(opts.redis_url), "route": opts.route,
         "clients": opts.clients, "connected": connected, **total,
         "error_codes": dict(codes),
         "actions_per_s": round(total["sent"] / opts.duration, 1),
@@ -544,12 +643,14 @@ def describe(result: dict[str, Any]) -> str:
     return (
         f"{result['target']:6} {result.get('database', '-'):10} "
         f"x{result.get('servers', 1)}{'+redis' if result.get('redis') else '':6} "
+        f"{'by table ' if result.get('route') == 'table' else ''}"
         f"{result['mode']:4} "
         f"{result['connected']:5} players  "
         f"{result['actions_per_s']:7.1f} act/s  p50 {lat['p50']:7.2f}  p95 {lat['p95']:7.2f}  "
         f"p99 {lat['p99']:7.2f}  max {lat['max']:7.1f} ms  cpu {result['server_cpu_pct']:5.1f}% "
         f"({result.get('server_cpu_ms_per_action', 0):.2f} ms/action)  "
         f"{result['kib_per_player']:6.1f} KiB/player  acks {result['acked_ok']}/{result['sent']} "
+        f"{_forwarded_line(result.get('forwarded_share'))}"
         f"err {result['acked_error']} unacked {result['unacked']} "
         f"connect-fail {result['connect_failures']}  gc {result['gc_threshold']} "
         f"freeze {result.get('gc_freeze_s', 0)} s  "
@@ -567,6 +668,10 @@ def _merged(windows: list[dict[str, Any] | None]) -> dict[str, Any] | None:
     merged = {k: sum(w[k] for w in found) for k in ("over_10ms", "over_50ms", "over_100ms")}
     longest = [w["longest"] for w in found if w["longest"] is not None]
     return {**merged, "longest": max(longest, default=None)}
+
+
+def _forwarded_line(share: float | None) -> str:
+    return "" if share is None else f"forwarded {100 * share:.1f}% "
 
 
 def _gc_line(stats: dict[str, Any] | None) -> str:
@@ -641,6 +746,10 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[
     p.add_argument("--servers", type=int, default=1,
                    help="holdem: this many server processes sharing the tables (needs "
                         "--database-url and --redis-url); players go round them")
+    p.add_argument("--route", choices=["seat", "table"], default="seat",
+                   help="holdem with --servers: the seats of a table go round the servers "
+                        "(seat), or every player of a table connects for it to the server "
+                        "its id hashes to, as the proxy routes (table)")
     p.add_argument("--redis-url", default=None,
                    help="holdem: share the tables through this Redis (e.g. "
                         "redis://127.0.0.1:6379/0), even with one server")
@@ -664,7 +773,8 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[
                 server_deflate=not args.no_deflate, client_deflate=not args.client_no_deflate,
                 idle=args.idle, seed=args.seed, hand_delay=args.hand_delay,
                 database_url=args.database_url, servers=args.servers if t == "holdem" else 1,
-                redis_url=args.redis_url if t == "holdem" else None)
+                redis_url=args.redis_url if t == "holdem" else None,
+                route=args.route if t == "holdem" else "seat")
         for t in targets
     ]
     return args, runs

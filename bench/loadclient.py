@@ -27,6 +27,7 @@ import struct
 import zlib
 from collections.abc import Callable
 from typing import Any, cast
+from urllib.parse import urlencode
 
 EventHandler = Callable[["SioClient", str, Any], None]
 AckHandler = Callable[[Any], None]
@@ -44,9 +45,10 @@ class SioClient(asyncio.Protocol):
 
     def __init__(
         self, host: str, port: int, *, auth: dict[str, Any] | None, on_event: EventHandler,
-        path: str = "/socket.io/", deflate: bool = False,
+        path: str = "/socket.io/", deflate: bool = False, query: dict[str, str] | None = None,
     ) -> None:
         self.host, self.port, self.path = host, port, path
+        self.query = urlencode(query or {})
         self.auth = auth
         self.on_event = on_event
         self.offer_deflate = deflate
@@ -70,7 +72,8 @@ class SioClient(asyncio.Protocol):
         self.transport = cast(asyncio.Transport, transport)  # uvloop's is no subclass
         key = base64.b64encode(os.urandom(16)).decode()
         lines = [
-            f"GET {self.path}?EIO=4&transport=websocket HTTP/1.1",
+            f"GET {self.path}?{self.query + '&' if self.query else ''}EIO=4&transport=websocket"
+            " HTTP/1.1",
             f"Host: {self.host}:{self.port}",
             "Upgrade: websocket",
             "Connection: Upgrade",
@@ -240,13 +243,15 @@ class SioClient(asyncio.Protocol):
 async def connect(
     host: str, port: int, *, auth: dict[str, Any] | None, on_event: EventHandler,
     path: str = "/socket.io/", deflate: bool = False, timeout: float = 10.0,
+    query: dict[str, str] | None = None,
 ) -> SioClient:
-    """Open a connection and wait until the Socket.IO namespace accepts it."""
+    """Open a connection (``query``: added to its URL's query) and wait until the Socket.IO
+    namespace accepts it."""
     loop = asyncio.get_running_loop()
     _, client = await asyncio.wait_for(
         loop.create_connection(
             lambda: SioClient(host, port, auth=auth, on_event=on_event, path=path,
-                              deflate=deflate),
+                              deflate=deflate, query=query),
             host, port,
         ),
         timeout,

@@ -1,4 +1,5 @@
-"""The examples in the docstrings of the poker core and the tournament rules run as written."""
+"""The examples in the docstrings of the poker core, the tournament rules and the realtime
+side (table placement, routing) run as written."""
 
 import doctest
 import importlib
@@ -7,18 +8,19 @@ import pkgutil
 import pytest
 
 import app.poker
+import app.realtime
 import app.tournaments
 
 MODULES = sorted(
     info.name
-    for package in (app.poker, app.tournaments)
+    for package in (app.poker, app.tournaments, app.realtime)
     for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}.")
 )
 
 
-def test_every_module_of_the_core_and_the_tournaments_is_collected() -> None:
-    assert {"app.poker.engine", "app.poker.range_equity", "app.tournaments.structure"} <= set(
-        MODULES)
+def test_every_module_of_the_core_the_tournaments_and_the_realtime_side_is_collected() -> None:
+    assert {"app.poker.engine", "app.poker.range_equity", "app.tournaments.structure",
+            "app.realtime.moves"} <= set(MODULES)
 
 
 @pytest.mark.parametrize("name", MODULES)

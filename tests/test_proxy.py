@@ -1,5 +1,7 @@
-"""deploy/nginx.conf in front of a real server: the client's address the app sees is the one
-the proxy saw, whatever ``X-Forwarded-For`` the client writes."""
+"""deploy/nginx.conf in front of real servers: the client's address the app sees is the one
+the proxy saw, whatever ``X-Forwarded-For`` the client writes; and requests are routed by
+the table their query names (else by the client's address), so every player of a table
+reaches the same replica."""
 
 from __future__ import annotations
 
@@ -8,10 +10,14 @@ import dataclasses
 import shutil
 import socket
 import subprocess
+import threading
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+import httpx
 import pytest
 
 from app.config import RateLimit, Settings
@@ -26,12 +32,13 @@ pytestmark = pytest.mark.skipif(NGINX is None, reason=(
     "cannot be run"))
 
 
-def proxy_config(folder: Path, *, listen: int, upstream: int) -> Path:
+def proxy_config(folder: Path, *, listen: int, upstreams: list[int]) -> Path:
     """deploy/nginx.conf as Compose runs it, with loopback for the replicas' addresses and
     the temporary files in ``folder``."""
     text = (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8")
     local = {
-        "server app-full:8000;": f"server 127.0.0.1:{upstream};",
+        "server app-full:8000;": "\n        ".join(f"server 127.0.0.1:{port};"
+                                                 for port in upstreams),
         "listen 80;": f"listen 127.0.0.1:{listen};",
         "worker_processes auto;": "worker_processes 1;",
         "http {": "http {\n" + "".join(f"    {kind}_temp_path {folder}/{kind};\n" for kind in (
@@ -46,11 +53,11 @@ def proxy_config(folder: Path, *, listen: int, upstream: int) -> Path:
 
 
 @contextlib.contextmanager
-def nginx(folder: Path, *, upstream: int) -> Iterator[str]:
-    """nginx with the deployment's configuration, proxying to ``upstream``; its URL."""
+def nginx(folder: Path, *, upstreams: list[int]) -> Iterator[str]:
+    """nginx with the deployment's configuration, proxying to ``upstreams``; its URL."""
     assert NGINX is not None
     port = free_port()
-    config = proxy_config(folder, listen=port, upstream=upstream)
+    config = proxy_config(folder, listen=port, upstreams=upstreams)
     process = subprocess.Popen(
         [NGINX, "-p", str(folder), "-c", str(config),
          "-g", f"daemon off; pid {folder}/nginx.pid; error_log {folder}/error.log;"],
@@ -75,7 +82,7 @@ async def behind_the_proxy(settings: Settings, folder: Path) -> AsyncIterator[st
     trusting = dataclasses.replace(settings, forwarded_allow_ips="127.0.0.1",
                                    rate_limit_login_ip=RateLimit(3, 300))
     async with live_server(trusting) as server:
-        with nginx(folder, upstream=server.port) as url:
+        with nginx(folder, upstreams=[server.port]) as url:
             yield url
 
 
@@ -86,3 +93,60 @@ async def test_a_rotating_forwarded_for_through_the_proxy_does_not_bypass_the_lo
         statuses = await login_statuses(url, 6)
     assert statuses == [401, 401, 401, 429, 429, 429]
 
+
+
+class Named(BaseHTTPRequestHandler):
+    """Answers every request with the name of its server."""
+
+    def do_GET(self) -> None:
+        body = self.server.name.encode()  # type: ignore[attr-defined]
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *_args: object) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def named_upstreams(*names: str) -> Iterator[list[int]]:
+    """Small HTTP servers on loopback, each answering its own name; their ports."""
+    servers = []
+    for name in names:
+        server = ThreadingHTTPServer(("127.0.0.1", 0), Named)
+        server.name = name  # type: ignore[attr-defined]
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+    try:
+        yield [server.server_address[1] for server in servers]
+    finally:
+        for server in servers:
+            server.shutdown()
+            server.server_close()
+
+
+def reached(url: str, query: str, *, source: str = "127.0.0.1") -> str:
+    """The upstream a Socket.IO polling request with ``query``, sent from the loopback
+    address ``source``, reached."""
+    with httpx.Client(transport=httpx.HTTPTransport(local_address=source)) as http:
+        answer = http.get(f"{url}/socket.io/?EIO=4&transport=polling{query}")
+        assert answer.status_code == 200, answer.text
+        return answer.text
+
+
+def test_the_proxy_routes_by_table_then_by_address(tmp_path: Path) -> None:
+    with named_upstreams("a", "b") as ports, nginx(tmp_path, upstreams=ports) as url:
+        tables = [f"t{n:04x}" for n in range(24)]
+        # Every request naming a table reaches that table's upstream, from any address.
+        routes = {table: {reached(url, f"&table={table}", source=f"127.0.0.{1 + n % 3}")
+                          for n in range(4)} for table in tables}
+        assert all(len(upstreams) == 1 for upstreams in routes.values()), routes
+        spread = Counter(next(iter(upstreams)) for upstreams in routes.values())
+        assert set(spread) == {"a", "b"}, spread
+        # Without a table, the client's address decides: one address, one upstream.
+        addresses = [f"127.0.0.{n}" for n in range(1, 25)]
+        by_address = {address: {reached(url, "", source=address) for _ in range(3)}
+                      for address in addresses}
+        assert all(len(upstreams) == 1 for upstreams in by_address.values()), by_address
+        assert {next(iter(u)) for u in by_address.values()} == {"a", "b"}, by_address

@@ -46,6 +46,12 @@ way with the bound as `data.limit`: per account (`table_limit`), and per client 
 One user connected from two tabs (or devices) is one player: both receive that player's
 private messages and either may act for them.
 
+A client that plays at one table should name it in the connection's query:
+`io(url, { query: { table: tableId }, ... })`. Behind a proxy that routes by table (the one
+the project ships does), every player of a table then reaches the same server process,
+which soon runs the table itself, so their requests are not relayed to another process.
+Any connection may still send requests about any table.
+
 ## Requests and acks
 
 Every client→server event takes one JSON object and must be sent with an acknowledgement

@@ -26,6 +26,7 @@ from app.realtime.connections import Connections
 from app.realtime.errors import LoginRequired
 from app.realtime.hosting import TableHost
 from app.realtime.lobby import Lobby
+from app.realtime.moves import TableMoves
 from app.table.errors import InternalError, InvalidPayload, TableMoved
 from app.table.state import Viewer
 
@@ -46,6 +47,8 @@ ADDRESS_LIMIT = "socket:address"
 ACTION = "table:action"
 # A request follows a table that keeps moving at most this many times.
 MAX_HOPS = 3
+# Answers of a forwarded request that say the process asked no longer runs its table.
+NOT_THE_OWNER = frozenset({"table_moved", "table_not_found"})
 
 
 def nack(error: HoldemError) -> Result:
@@ -78,12 +81,13 @@ class Dispatcher:
     """The client→server events of one :class:`Realtime`, and how each is received."""
 
     def __init__(self, sio: socketio.AsyncServer, connections: Connections, *,
-                 host: TableHost, lobby: Lobby, limiter: RateLimiter,
+                 host: TableHost, lobby: Lobby, moves: TableMoves, limiter: RateLimiter,
                  settings: Settings) -> None:
         self.sio = sio
         self.connections = connections
         self.host = host
         self.lobby = lobby
+        self.moves = moves
         self.limiter = limiter
         self.settings = settings
         self.names: list[str] = []
@@ -136,8 +140,7 @@ class Dispatcher:
         for attempt in range(2):
             target = await self._target(event, payload, hops, route)
             if target is not None and cluster is not None:
-                return await cluster.request(
-                    target, event, sid, viewer, payload.model_dump(mode="json"), hops + 1)
+                return await self._forward(target, event, sid, viewer, payload, hops, route)
             try:
                 return {"ok": True, **await handler(sid, viewer, payload)}
             except TableMoved:
@@ -145,6 +148,28 @@ class Dispatcher:
                 if attempt or cluster is None:
                     raise
         raise AssertionError("unreachable")
+
+    async def _forward(self, target: str, event: str, sid: str, viewer: Viewer | None,
+                       payload: BaseModel, hops: int, route: str | None) -> Result:
+        """Send a request on to the process ``target``; about a table, ask for the table
+        to come here if the session connected for it (see :mod:`app.realtime.moves`),
+        and forget the cached owner when ``target`` turns out not to run it."""
+        assert self.host.cluster is not None
+        self.host.services.metrics.forwarded.labels(event).inc()
+        table_id = str(payload.table_id) if route == "table" else None  # type: ignore[attr-defined]
+        if table_id is not None and hops == 0:
+            await self.moves.follow(sid, table_id, target)
+        try:
+            answer = await self.host.cluster.request(
+                target, event, sid, viewer, payload.model_dump(mode="json"), hops + 1)
+        except TableMoved:
+            if table_id is not None:
+                self.host.drop_owner(table_id)
+            raise
+        if (table_id is not None and not answer.get("ok")
+                and (answer.get("error") or {}).get("code") in NOT_THE_OWNER):
+            self.host.drop_owner(table_id)
+        return answer
 
     async def _target(self, event: str, payload: BaseModel, hops: int, route: str | None
                       ) -> str | None:

@@ -15,8 +15,10 @@ process without Redis refuses to start beside processes sharing the tables
 through Redis (:class:`RedisMissing`). With Redis, every process
 runs tables: each claims orphaned ones (their owner died or let them go) on its
 heartbeat, new tables go to the least-loaded process, requests reach the owner
-through :mod:`app.realtime.cluster`, and the holder of the table lock also
-runs the tournaments.
+through :mod:`app.realtime.cluster` (the owners of tables run elsewhere are cached
+until news says they changed), a table moves to the process its players reach
+(:mod:`app.realtime.moves`), and the holder of the table lock also runs the
+tournaments.
 """
 
 from __future__ import annotations
@@ -50,6 +52,8 @@ PRUNE_EVERY = 30
 # An orphan its share-out gave another process, still orphaned after this many
 # heartbeats, is claimed by whoever sees it (that process is not claiming).
 UNCLAIMED_BEATS = 3
+# At most this many owners of tables run elsewhere are cached.
+MAX_CACHED_OWNERS = 100_000
 
 
 class RedisMissing(RuntimeError):
@@ -67,6 +71,14 @@ class TableHost:
         self.connections = connections
         self.tables: dict[str, Table] = {}
         self.owners: dict[str, int | None] = {}
+        # The loop time each table came to this process by a claim (a takeover or a move).
+        self.arrived: dict[str, float] = {}
+        # The process running each table run elsewhere, as last read, and how many times
+        # such an entry was dropped (a read that overlapped a drop is not kept).
+        self._elsewhere: dict[str, str] = {}
+        self._drops = 0
+        # Tables being claimed here: a second claim of one meanwhile is refused, not run.
+        self._adopting: set[str] = set()
         self.running = False
         # This process runs the tournaments (it holds the table lock).
         self.director = False
@@ -95,6 +107,8 @@ class TableHost:
         self._standby: asyncio.Task[None] | None = None
         # Set by the tournaments: attach a restored tournament table to its tournament.
         self.attach_restored: Callable[[Table], None] = lambda _table: None
+        # Set by the moves: another process asks for a table (its id, the asker).
+        self.on_move_asked: Callable[[str, str], Awaitable[None]] = _nobody_moves
         services.on_lost = self._lost
 
     # ---- life cycle ---------------------------------------------------------------
@@ -160,7 +174,17 @@ class TableHost:
         self._sweeper = asyncio.create_task(self._close_idle_tables(), name="tables:idle")
 
     async def _adopt(self, lease: Lease) -> Table | None:
-        """Claim a table and restore it from what was committed, as a restart does."""
+        """Claim a table and restore it from what was committed, as a restart does (None:
+        it was claimed by another, or is being claimed here already)."""
+        if lease.table_id in self._adopting:
+            return None
+        self._adopting.add(lease.table_id)
+        try:
+            return await self._claim(lease)
+        finally:
+            self._adopting.discard(lease.table_id)
+
+    async def _claim(self, lease: Lease) -> Table | None:
         token = await self.leases.claim(lease)
         if token is None:
             return None
@@ -195,6 +219,7 @@ class TableHost:
     def _run(self, table: Table, record: TableRecord) -> None:
         self.tables[table.id] = table
         self.owners[table.id] = record.owner_id
+        self.arrived[table.id] = asyncio.get_running_loop().time()
 
     async def _read_peers(self) -> None:
         self.peers = await self.leases.peers()
@@ -399,12 +424,18 @@ class TableHost:
         """The process to send a request about this table to: None for this one (the
         table runs here, or does not exist, which the request finds out).
 
-        A table nobody alive runs is claimed here and now, unless this process is
-        draining or the database just came back (its owner may not have beaten again
-        yet: see :meth:`Leases.settled`); then :class:`TableMoved`: ask again shortly."""
+        The owner of a table run elsewhere is read from its lease once, then cached
+        until news says it changed (:meth:`drop_owner`). A table nobody alive runs is
+        claimed here and now, unless this process is draining or the database just came
+        back (its owner may not have beaten again yet: see :meth:`Leases.settled`); then
+        :class:`TableMoved`: ask again shortly."""
         table = self.tables.get(table_id)
         if self.cluster is None or (table is not None and not table.core.lost):
             return None
+        cached = self._elsewhere.get(table_id)
+        if cached is not None and cached in self.live:
+            return cached
+        drops = self._drops
         lease = await self.leases.lease_of(table_id)
         if lease is None:
             return None
@@ -414,6 +445,11 @@ class TableHost:
                 # taking its table.
                 self.live = {p.id for p in await self.leases.peers()}
             if lease.owner in self.live:
+                if len(self._elsewhere) >= MAX_CACHED_OWNERS:
+                    # Closed tables are never announced: start over rather than grow.
+                    self._elsewhere.clear()
+                if drops == self._drops:
+                    self._elsewhere[table_id] = lease.owner
                 return lease.owner
         if (self.draining or (lease.tournament and not self.director)
                 or not self.leases.settled()):
@@ -423,6 +459,19 @@ class TableHost:
             raise TableMoved("this table is moving to another server: try again",
                              table_id=table_id, retry_after=1)
         return None
+
+    def drop_owner(self, table_id: str) -> None:
+        """Forget the cached owner of a table (it moved, or did not answer as its owner)."""
+        self._drops += 1
+        self._elsewhere.pop(table_id, None)
+
+    async def take_handed(self, table_id: str) -> None:
+        """Run a table whose lease another process handed to this one (a move)."""
+        if table_id in self.tables or self.draining:
+            return
+        lease = await self.leases.lease_of(table_id)
+        if lease is not None and lease.owner == self.leases.process_id:
+            await self._adopt(lease)
 
     async def director_process(self) -> str | None:
         """The process to send a tournament request to: None for this one."""
@@ -495,6 +544,7 @@ class TableHost:
         """Stop counting a table as one of this process's (it closed, or moved away)."""
         self.tables.pop(table_id, None)
         self.owners.pop(table_id, None)
+        self.arrived.pop(table_id, None)
         self._voided_at.pop(table_id, None)
         self._idle_since.pop(table_id, None)
 
@@ -535,8 +585,14 @@ class TableHost:
     async def news(self, body: dict[str, Any]) -> None:
         """What another process (or this one) told every process."""
         kind = body.get("kind")
+        for table_id in _tables_changed(body):
+            self.drop_owner(table_id)
         if kind == "disconnected":
             await self.disconnected(str(body["sid"]), viewer_from_dict(body.get("viewer")))
+        elif kind == "move":
+            await self.on_move_asked(str(body["table_id"]), str(body["from"]))
+        elif kind == "table_moved" and body.get("to") == self.leases.process_id:
+            await self.take_handed(str(body["table_id"]))
         elif kind == "adopted" and self.cluster is not None:
             table_id = str(body["table_id"])
             manager = self.sio.manager
@@ -608,6 +664,20 @@ def share_out(orphans: list[str], load: dict[str, int], me: str) -> list[str]:
 
 async def _nothing() -> None:
     return None
+
+
+async def _nobody_moves(_table_id: str, _asker: str) -> None:
+    return None
+
+
+def _tables_changed(news: dict[str, Any]) -> list[str]:
+    """The tables whose owner this news says changed."""
+    kind = news.get("kind")
+    if kind in ("adopted", "table_moved"):
+        return [str(news["table_id"])]
+    if kind == "released":
+        return [str(t) for t in news.get("tables", ())]
+    return []
 
 
 def _moving() -> TableMoved:

@@ -238,6 +238,20 @@ class Leases:
                 .values(lease_owner=None, lease_token=token + 1))
             return bool(result.rowcount)
 
+    async def hand_over(self, table_id: str, token: int, to: str) -> bool:
+        """Give a table this process still owns straight to the live process ``to`` (a
+        move): never an orphan in between, so no third process claims it. The token
+        moves on, as in :meth:`release`."""
+        async with self.database.engine.begin() as connection:
+            await bound_waits(connection, lock_timeout=LEASE_LOCK_TIMEOUT)
+            result = await connection.execute(
+                update(TableRecord)
+                .where(TableRecord.id == table_id, TableRecord.lease_token == token,
+                       TableRecord.lease_owner == self.process_id,
+                       TableRecord.status == TableStatus.OPEN)
+                .values(lease_owner=to, lease_token=token + 1))
+            return bool(result.rowcount)
+
     async def still_mine(self, tokens: dict[str, int]) -> set[str]:
         """Which of these tables (id → token held) this process still owns."""
         if not tokens:

@@ -27,6 +27,7 @@ from app.realtime.handlers import connection, lobby, play, seats
 from app.realtime.hosting import TableHost
 from app.realtime.leases import Leases, new_process_id
 from app.realtime.lobby import Lobby
+from app.realtime.moves import TableMoves
 from app.realtime.server import Realtime, RealtimeApp, SocketIOMiddleware, create_socket_server
 from app.table.core import TableServices
 from app.table.store import TableStore
@@ -62,8 +63,8 @@ def install(
     host = TableHost(services, sio=sio, connections=connections,
                      lock=ProcessLock(database.engine), leases=leases)
     tables = Lobby(host)
-    dispatcher = Dispatcher(sio, connections, host=host, lobby=tables, limiter=limiter,
-                            settings=settings)
+    dispatcher = Dispatcher(sio, connections, host=host, lobby=tables,
+                            moves=TableMoves(host, sio), limiter=limiter, settings=settings)
     realtime = Realtime(sio, connections, host, tables, dispatcher, database, settings,
                         limiter)
     metrics.watch(tables=lambda: len(host.tables), connections=lambda: len(connections),

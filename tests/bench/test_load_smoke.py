@@ -80,3 +80,20 @@ def test_holdem_on_two_processes_sharing_the_tables() -> None:
                       "--no-deflate")
     assert_clean(result, 24)
     assert result["servers"] == 2 and result["redis"] is True
+    # The seats of each table go round the two servers: about half the actions travel.
+    assert result["route"] == "seat" and result["forwarded_share"] > 0.2, result
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_holdem_on_two_processes_routed_by_table_forwards_no_action() -> None:
+    database, redis = os.environ.get("TEST_DATABASE_URL"), os.environ.get("TEST_REDIS_URL")
+    if not (database and redis):
+        pytest.skip("needs TEST_DATABASE_URL (PostgreSQL) and TEST_REDIS_URL")
+    result = run_load("--target", "holdem", "--servers", "2", "--route", "table",
+                      "--database-url", database, "--redis-url", redis, "--clients", "24",
+                      "--mode", "fast", "--warmup", "1", "--duration", "3",
+                      "--hand-delay", "0.2", "--no-deflate")
+    assert_clean(result, 24)
+    # Every table moved to the server its players reach before the measured window.
+    assert result["route"] == "table" and result["forwarded_share"] == 0.0, result

@@ -59,13 +59,16 @@ class Seat:
         self.arrivals: list[tuple[float, int]] = []
         self._acting: set[asyncio.Future[None]] = set()
 
-    async def connect(self, server: Server) -> None:
+    async def connect(self, server: Server, *, table: str | None = None) -> None:
+        """Connect to ``server`` (``table``: for that table, as the browser's table page
+        does, in the connection's query)."""
         self.server = server
         sio = socketio.AsyncClient(reconnection=False)
         sio.on("table:batch", self._batch)
         for name in ("table:event", "table:turn", "table:snapshot", "table:private"):
             sio.on(name, self._handler(name))
-        await sio.connect(server.url, auth={"token": self.token}, transports=["websocket"])
+        url = server.url + (f"?table={table}" if table else "")
+        await sio.connect(url, auth={"token": self.token}, transports=["websocket"])
         self.sio = sio
 
     def _handler(self, name: str) -> Any:

@@ -72,3 +72,19 @@ async def test_a_server_about_to_restart_says_so_in_a_banner(
         await expect(banner).to_contain_text(said)
     assert await page.evaluate(BAR_ON_SCREEN)
     await page.screenshot(path=screenshot_path("table-restarting-390"))
+
+
+async def test_the_table_page_connects_for_its_table_and_the_lobby_for_none(
+    visitors: Visitors, live_server: LiveServer, mailbox: Mailbox
+) -> None:
+    # A proxy in front of several server processes routes each connection by the table its
+    # query names (deploy/nginx.conf): the table page names its table, the lobby none.
+    tab = await visitors.new(viewport=DESKTOP)
+    await signed_in(tab, mailbox, "Zia")
+    opened: list[str] = []
+    tab.page.on("websocket", lambda socket: opened.append(socket.url))
+    async with tab.page.expect_websocket(lambda socket: "table=" in socket.url,
+                                         timeout=15_000) as table_socket:
+        table_id = await create_table_with_bots(tab.page, name="Zia's table", seats=4, bots=1)
+    assert f"table={table_id}" in (await table_socket.value).url
+    assert any("table=" not in url for url in opened), opened  # the lobby's

@@ -27,12 +27,17 @@ function showBanner(text) {
   node.hidden = !text;
 }
 
-export function connect() {
+// `table`: the id of the table this page plays at. The connection names it in its query,
+// so a proxy in front of several server processes sends it to the process that runs (or
+// will run) that table, and every player of a table reaches the same one.
+export function connect({ table } = {}) {
   if (typeof window.io !== "function") {
     throw new SocketMissing("The Socket.IO browser client did not load, so live tables cannot be shown. "
       + "Run `make run` (it installs the file), then reload.");
   }
-  const socket = window.io({ transports: ["websocket", "polling"], withCredentials: true });
+  const socket = window.io({
+    transports: ["websocket", "polling"], withCredentials: true, query: table ? { table } : {},
+  });
   let everConnected = false;
   let sessionEnded = false;
   socket.on("connect", () => {

@@ -395,7 +395,7 @@ setInterval(() => {
 
 try {
   if (me) {
-    socket = connect();
+    socket = connect({ table: tableId });
     listen();
   } else {
     message("Log in to watch or play at this table.");

@@ -1,0 +1,197 @@
+"""Tables follow their players: a table moves to the process its players' connections reach.
+
+The proxy in front of the processes hashes each Socket.IO connection on the ``table``
+of its query (the browser's table page connects with ``?table=<id>``), so every player
+of a table reaches the same process, whichever that is. A table runs where its lease
+says, at first the least-loaded process. When a request about a table arrives from a
+session whose connection named it, and the table runs elsewhere, this process asks the
+owner for it (:meth:`TableMoves.follow`, once per table per ``TABLE_MOVE_COOLDOWN``);
+until it has moved, the request is forwarded as before.
+
+The owner agrees (:meth:`TableMoves.asked`) for a cash table it runs (a tournament's
+tables stay where its director puts them) that has not come to it in the last
+``TABLE_MOVE_COOLDOWN`` seconds (the proxy's membership changing cannot make tables
+flap), for a live asker that is not draining. As a drain does, it deals no new hand
+there; once the table is between hands (at once if none is in play), on the table's
+task, it hands the lease straight to the asker (:meth:`Leases.hand_over`: never an
+orphan, so no third process claims it), stops the table (requests still waiting get
+``table_moved`` and clients ask again) and announces ``table_moved``. Every process
+drops the owner it cached; the asker claims the table and restores it from what was
+committed, as a takeover does, and the ``adopted`` news re-joins every session watching
+it. No hand is voided and no chip moves. A hand still in play after
+``TABLE_MOVE_COOLDOWN`` (the asker asks again no sooner) keeps the table where it is,
+dealing again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+from typing import Any
+from urllib.parse import parse_qs
+
+import socketio
+
+from app.realtime.hosting import TableHost
+from app.table.errors import TableMoved
+from app.table.table import Table
+
+log = logging.getLogger(__name__)
+
+# How often the owner looks whether a table it is handing over is between hands.
+BETWEEN_HANDS_POLL = 0.05
+
+
+def connection_table(environ: dict[str, Any] | None) -> str | None:
+    """The table a Socket.IO connection was opened for (its ``table`` query), if any.
+
+    >>> connection_table({"QUERY_STRING": "table=a1b2c3&EIO=4&transport=websocket"})
+    'a1b2c3'
+    >>> connection_table({"QUERY_STRING": "EIO=4"}) is None
+    True
+    """
+    query = parse_qs(str((environ or {}).get("QUERY_STRING", "")))
+    return query.get("table", [None])[0]
+
+
+class TableMoves:
+    """This process's side of tables following their players: asking for tables its
+    sessions play at, and handing over the tables others ask for."""
+
+    def __init__(self, host: TableHost, sio: socketio.AsyncServer) -> None:
+        self.host = host
+        self.sio = sio
+        # When this process last asked for each table (asks older than the cooldown go).
+        self._asked: dict[str, float] = {}
+        self._moving: set[str] = set()
+        host.on_move_asked = self.asked
+
+    @property
+    def cooldown(self) -> float:
+        """``TABLE_MOVE_COOLDOWN``: how long a table stays after it moved."""
+        return self.host.services.settings.table_move_cooldown
+
+    # ---- the process the players reach ----------------------------------------------
+
+    async def follow(self, sid: str, table_id: str, owner: str) -> None:
+        """A session of this process sent a request about a table ``owner`` runs: if its
+        connection was opened for that table, ask the owner to hand it over (at most once
+        per table per cooldown)."""
+        cluster, now = self.host.cluster, asyncio.get_running_loop().time()
+        if (cluster is None or self.host.draining
+                or now - self._asked.get(table_id, -math.inf) < self.cooldown):
+            return
+        if connection_table(self.sio.get_environ(sid)) != table_id:
+            return
+        self._asked = {t: at for t, at in self._asked.items() if now - at < self.cooldown}
+        self._asked[table_id] = now
+        log.info("asking %s for table %s, which this process's players reach", owner, table_id)
+        try:
+            await cluster.tell(owner, {"kind": "move", "table_id": table_id})
+        except Exception:
+            # The request itself is still forwarded; the next one after the cooldown asks.
+            log.warning("asking %s for table %s failed", owner, table_id, exc_info=True)
+
+    # ---- the owner ------------------------------------------------------------------
+
+    async def asked(self, table_id: str, asker: str) -> None:
+        """Another process asks for a table this one runs: hand it over at the next hand
+        boundary, if it may move (see the module's docstring)."""
+        table = self.host.tables.get(table_id)
+        if table is None or table_id in self._moving:
+            return
+        self._moving.add(table_id)
+        try:
+            refusal = await self._refusal(table, asker)
+            if refusal is not None:
+                log.info("table %s stays here, though %s asked for it: %s", table_id, asker,
+                         refusal)
+                return
+            log.info("table %s goes to %s, which its players reach, once no hand is in "
+                     "play", table_id, asker)
+            await self._move(table, asker)
+        except Exception:
+            log.exception("moving table %s to %s failed; it stays here", table_id, asker)
+            self._deal_again(table)
+        finally:
+            self._moving.discard(table_id)
+
+    async def _refusal(self, table: Table, asker: str) -> str | None:
+        """Why the table may not move to ``asker`` now (None: it may)."""
+        host = self.host
+        if table.closed or table.core.lost:
+            return "it is stopping here"
+        if table.state.config.tournament is not None:
+            return "a tournament's tables stay where its director puts them"
+        arrived = host.arrived.get(table.id)
+        if arrived is not None and asyncio.get_running_loop().time() - arrived < self.cooldown:
+            return "it came here less than TABLE_MOVE_COOLDOWN ago"
+        if host.draining or table.core.lease is None:
+            return "this process is letting its tables go"
+        to = next((p for p in host.peers if p.id == asker), None)
+        if to is None:
+            # A process that started since the last heartbeat.
+            to = next((p for p in await host.leases.peers() if p.id == asker), None)
+        if to is None or to.draining or asker == host.leases.process_id:
+            return "that process is not taking tables"
+        return None
+
+    async def _move(self, table: Table, to: str) -> None:
+        # As a drain does: no new hand; the one in play goes on.
+        table.core.draining = True
+        table.core.mailbox.cancel("start")
+        if await self._between_hands(table, to):
+            await self._handed(table, to)
+        else:
+            self._deal_again(table)
+
+    async def _between_hands(self, table: Table, to: str) -> bool:
+        """Wait (at most the cooldown) until no hand is in play, then hand the lease to
+        ``to``; whether it went."""
+        deadline = asyncio.get_running_loop().time() + self.cooldown
+        while self._running_here(table) and asyncio.get_running_loop().time() < deadline:
+            if table.state.current is None:
+                handed = await table.ask(self._hand_over, table, to)
+                if handed is not None:
+                    return bool(handed)
+            await asyncio.sleep(BETWEEN_HANDS_POLL)
+        return False
+
+    def _running_here(self, table: Table) -> bool:
+        return not (table.closed or table.core.lost or self.host.draining)
+
+    async def _hand_over(self, table: Table, to: str) -> bool | None:
+        """On the table's task, between two of its messages: None while a hand is in play;
+        else give the lease to ``to`` (nothing this process still holds can write the
+        table after that), and whether the database took the change."""
+        if table.state.current is not None:
+            return None
+        lease = table.core.lease
+        return lease is not None and await self.host.leases.hand_over(table.id, lease, to)
+
+    async def _handed(self, table: Table, to: str) -> None:
+        host = self.host
+        # Requests from now on follow the lease; those already waiting are refused.
+        host.forget(table.id)
+        table.core.mailbox.refusal = _moved
+        await table.core.stop()
+        host.services.metrics.lease_moves.labels("moved").inc()
+        log.info("handed table %s to %s", table.id, to)
+        if host.cluster is not None:
+            await host.cluster.news({"kind": "table_moved", "table_id": table.id, "to": to})
+
+    def _deal_again(self, table: Table) -> None:
+        """The table stays: deal again (unless it or the whole process is stopping)."""
+        if not self._running_here(table):
+            return
+        table.core.draining = False
+
+        async def deal() -> None:
+            table.dealer.schedule_start()
+
+        table.core.mailbox.post(deal)
+
+
+def _moved() -> TableMoved:
+    return TableMoved("this table moved to another server: try again", retry_after=1)
