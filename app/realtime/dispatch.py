@@ -173,7 +173,13 @@ class Dispatcher:
 
     async def _target(self, event: str, payload: BaseModel, hops: int, route: str | None
                       ) -> str | None:
-        if self.host.cluster is None or hops >= MAX_HOPS:
+        if self.host.cluster is None:
+            return None
+        if hops >= MAX_HOPS:
+            if route == "table" and str(getattr(payload, "table_id", "")) not in self.host.tables:
+                # It went from process to process: its table is changing hands.
+                raise TableMoved("this table is moving to another server: try again",
+                                 retry_after=1)
             return None
         if hops == 0 and event == "table:create":
             return await self.lobby.placement()

@@ -11,6 +11,7 @@ import random
 import socket
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -70,30 +71,23 @@ def test_holdem_server_acks_every_action_of_two_full_tables():
 
 @pytest.mark.postgres
 @pytest.mark.redis
-def test_holdem_on_two_processes_sharing_the_tables() -> None:
-    database, redis = os.environ.get("TEST_DATABASE_URL"), os.environ.get("TEST_REDIS_URL")
-    if not (database and redis):
-        pytest.skip("needs TEST_DATABASE_URL (PostgreSQL) and TEST_REDIS_URL")
-    result = run_load("--target", "holdem", "--servers", "2", "--database-url", database,
-                      "--redis-url", redis, "--clients", "24", "--mode", "fast",
-                      "--warmup", "1", "--duration", "3", "--hand-delay", "0.2",
-                      "--no-deflate")
-    assert_clean(result, 24)
-    assert result["servers"] == 2 and result["redis"] is True
+@pytest.mark.parametrize(("route", "forwarded"), [
     # The seats of each table go round the two servers: about half the actions travel.
-    assert result["route"] == "seat" and result["forwarded_share"] > 0.2, result
-
-
-@pytest.mark.postgres
-@pytest.mark.redis
-def test_holdem_on_two_processes_routed_by_table_forwards_no_action() -> None:
+    ("seat", lambda share: share > 0.2),
+    # Every table moved to the server its players reach before the measured window.
+    ("table", lambda share: share == 0.0),
+])
+def test_holdem_on_two_processes_sharing_the_tables(
+    route: str, forwarded: Callable[[float], bool]
+) -> None:
     database, redis = os.environ.get("TEST_DATABASE_URL"), os.environ.get("TEST_REDIS_URL")
     if not (database and redis):
         pytest.skip("needs TEST_DATABASE_URL (PostgreSQL) and TEST_REDIS_URL")
-    result = run_load("--target", "holdem", "--servers", "2", "--route", "table",
+    result = run_load("--target", "holdem", "--servers", "2", "--route", route,
                       "--database-url", database, "--redis-url", redis, "--clients", "24",
                       "--mode", "fast", "--warmup", "1", "--duration", "3",
                       "--hand-delay", "0.2", "--no-deflate")
     assert_clean(result, 24)
-    # Every table moved to the server its players reach before the measured window.
-    assert result["route"] == "table" and result["forwarded_share"] == 0.0, result
+    assert result["servers"] == 2 and result["redis"] is True
+    assert result["route"] == route and forwarded(result["forwarded_share"]), result
+

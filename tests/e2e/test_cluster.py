@@ -251,16 +251,18 @@ async def default_cluster(cluster_env: dict[str, str]) -> AsyncIterator[Cluster]
         yield group
 
 
-async def _table_with_players(cluster: Cluster) -> tuple[str, list[Seat]]:
-    """A table with three people, each connected to a different process (they check and
-    call, so nobody busts)."""
+async def _table_with_players(cluster: Cluster, servers: list[Server] | None = None, *,
+                              size: int = 4) -> tuple[str, list[Seat]]:
+    """A table with a person connected to each of ``servers`` (by default one on each
+    process; they check and call, so nobody busts)."""
+    servers = servers or cluster.servers
     async with httpx.AsyncClient(base_url=cluster.servers[0].url) as http:
-        tokens = [await _player(http, n) for n in range(3)]
+        tokens = [await _player(http, n) for n in range(len(servers))]
     seats = [Seat(token) for token in tokens]
-    for seat, server in zip(seats, cluster.servers, strict=True):
+    for seat, server in zip(seats, servers, strict=True):
         await seat.connect(server)
     created = await seats[0].ok("table:create", {
-        "name": "Shared", "seats": 4, "small_blind": 5, "big_blind": 10})
+        "name": "Shared", "seats": size, "small_blind": 5, "big_blind": 10})
     table_id = created["table"]["table_id"]
     for n, seat in enumerate(seats):
         await seat.ok("table:sit", {"table_id": table_id, "seat": n, "buy_in": 1000})

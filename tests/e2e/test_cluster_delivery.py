@@ -8,15 +8,19 @@ import asyncio
 from collections import Counter
 from typing import Any
 
-import httpx
 import orjson
 import pytest
 import redis.asyncio as redis
 from sqlalchemy import select
 
 from app.db.tables import ServerProcess
-from tests.e2e.test_cluster import Cluster, Seat, _playing, cluster, cluster_env  # noqa: F401
-from tests.e2e.test_crash import _player
+from tests.e2e.test_cluster import (  # noqa: F401
+    Cluster,
+    _playing,
+    _table_with_players,
+    cluster,
+    cluster_env,
+)
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
@@ -67,15 +71,7 @@ async def test_a_table_message_reaches_only_the_processes_watching_it(
     recorder = Recorder(cluster_env["REDIS_URL"], cluster_env["REDIS_CHANNEL"])
     await recorder.start()
     # Two players, on the first two processes; the third process has no session.
-    async with httpx.AsyncClient(base_url=cluster.servers[0].url) as http:
-        seats = [Seat(await _player(http, n)) for n in range(2)]
-    for seat, server in zip(seats, cluster.servers[:2], strict=True):
-        await seat.connect(server)
-    created = await seats[0].ok("table:create", {
-        "name": "Watched", "seats": 2, "small_blind": 5, "big_blind": 10})
-    table_id = created["table"]["table_id"]
-    for n, seat in enumerate(seats):
-        await seat.ok("table:sit", {"table_id": table_id, "seat": n, "buy_in": 1000})
+    table_id, seats = await _table_with_players(cluster, cluster.servers[:2], size=2)
     await _playing(seats, 2)
     await recorder.stop()
 
