@@ -134,10 +134,11 @@ async def _seated(crowd: list[Entrant]) -> dict[str, list[Entrant]]:
 @contextlib.asynccontextmanager
 async def two_tables_one_breaks(
     server: LiveServer, players: Accounts, connect: Callable[..., Any],
-) -> AsyncIterator[tuple[TournamentService, str, list[Entrant], Entrant]]:
+) -> AsyncIterator[tuple[TournamentService, str, list[Entrant], Entrant, list[Entrant]]]:
     """Four people at two tables of three seats: at table 1 nobody acts (its first hand
     stays in play; the first of them watches table 2 too); at table 2 they push all-in
-    until one is out, and table 2 breaks. The survivor of table 2 is the last value."""
+    until one is out, and table 2 breaks. Yields the two at table 1, the survivor of
+    table 2, and all four."""
     tournaments: TournamentTables = server.app.state.tournaments
     service = tournaments.service
     people = [await players.player(verified=False) for _ in range(4)]
@@ -155,13 +156,14 @@ async def two_tables_one_breaks(
         await _until(lambda: set(service.get(tid).tables) == {1}, "table 2 broke")
         alive = {e.player for e in service.get(tid).entries.values() if not e.busted}
         (survivor,) = [e for e in breaking if f"user:{e.person.id}" in alive]
-        yield service, tid, staying, survivor
+        yield service, tid, staying, survivor, crowd
 
 
 async def test_late_entries_open_a_new_table_never_the_one_that_broke(
-    server: LiveServer, players: Accounts, connect: Any
+    server: LiveServer, players: Accounts, connect: Any, http: httpx.AsyncClient
 ) -> None:
-    async with two_tables_one_breaks(server, players, connect) as (service, tid, staying, _):
+    async with two_tables_one_breaks(server, players, connect) as (
+            service, tid, staying, _, crowd):
         watcher = staying[0].client
         await service.register_bot(tid, "Late 1")
         await service.register_bot(tid, "Late 2")  # table 1 is full: a table is needed
@@ -181,11 +183,26 @@ async def test_late_entries_open_a_new_table_never_the_one_that_broke(
         assert rows == {table_id(tid, 1): TableStatus.OPEN, table_id(tid, 2): TableStatus.CLOSED,
                         table_id(tid, 3): TableStatus.OPEN}
 
+        # Played to the end: every place told at a bust is the final one, or none.
+        for entrant in crowd:
+            entrant.style = SHOVE
+            entrant.acting.set()
+        await _until(lambda: all(e.notices("tournament_finished") for e in crowd), "the end",
+                     180)
+    standings = (await http.get(f"/tournaments/{tid}")).json()["players"]
+    assert sorted(p["place"] for p in standings) == list(range(1, 7))
+    final = {p["public_id"]: p["place"] for p in standings}
+    for entrant in crowd:
+        place = final[entrant.person.public_id]
+        assert entrant.notices("tournament_finished")[0]["place"] == place
+        for told in entrant.notices("tournament_busted"):
+            assert told["place"] in (None, place)
+
 
 async def test_a_player_moved_by_balancing_sits_down_before_the_hand_there_ends(
     server: LiveServer, players: Accounts, connect: Any
 ) -> None:
-    async with two_tables_one_breaks(server, players, connect) as (_, tid, staying, moved):
+    async with two_tables_one_breaks(server, players, connect) as (_, tid, staying, moved, _):
         watcher = staying[0].client
         # The survivor of table 2 moves to table 1, where a hand is in play.
         to = table_id(tid, 1)
