@@ -8,6 +8,7 @@ import asyncio
 from collections import Counter
 from typing import Any
 
+import httpx
 import orjson
 import pytest
 import redis.asyncio as redis
@@ -16,11 +17,14 @@ from sqlalchemy import select
 from app.db.tables import ServerProcess
 from tests.e2e.test_cluster import (  # noqa: F401
     Cluster,
+    Seat,
     _playing,
     _table_with_players,
+    _until,
     cluster,
     cluster_env,
 )
+from tests.e2e.test_crash import _player
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
@@ -37,13 +41,19 @@ class Recorder:
         self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
+        """Record from now on (returns once Redis confirmed every subscription)."""
         pubsub = self.bus.pubsub()
-        await pubsub.psubscribe(f"{self.name}*", f"holdem:{self.name}:*")
-        self._task = asyncio.create_task(self._read(pubsub))
+        patterns = (f"{self.name}*", f"holdem:{self.name}:*")
+        await pubsub.psubscribe(*patterns)
+        subscribed = asyncio.Event()
+        self._task = asyncio.create_task(self._read(pubsub, len(patterns), subscribed))
+        await asyncio.wait_for(subscribed.wait(), 10)
 
-    async def _read(self, pubsub: Any) -> None:
+    async def _read(self, pubsub: Any, patterns: int, subscribed: asyncio.Event) -> None:
         async for message in pubsub.listen():
-            if message["type"] == "pmessage":
+            if message["type"] == "psubscribe" and message["data"] >= patterns:
+                subscribed.set()
+            elif message["type"] == "pmessage":
                 self.messages.append((message["channel"].decode(), message["data"]))
 
     async def stop(self) -> None:
@@ -92,6 +102,48 @@ async def test_a_table_message_reaches_only_the_processes_watching_it(
         else:
             assert delivered == [], f"{len(delivered)} deliveries to {process_id}"
     for seat in seats:
+        await seat.close()
+    cluster.kill_all()
+    await cluster.check_books(table_id)
+
+
+async def test_a_forwarded_join_brings_its_watch_room_back_with_the_answer(
+    cluster: Cluster, cluster_env: dict[str, str]  # noqa: F811
+) -> None:
+    # A watcher on a process that does not run the table joins it: the owner sends the
+    # table's watch room back with the answer, on the watcher's process's channel, and
+    # asks no process to enter it over the Socket.IO manager's channel.
+    table_id, seats = await _table_with_players(cluster, cluster.servers[:2], size=2)
+    await _playing(seats, 1)
+    owner, _token = await cluster.lease(table_id)
+    assert owner is not None
+    elsewhere = next(s for s in cluster.servers if s is not cluster.by_pid(owner))
+    async with httpx.AsyncClient(base_url=elsewhere.url) as http:
+        watcher = Seat(await _player(http, 2))
+    await watcher.connect(elsewhere)
+    async with cluster.database.sessions() as session:
+        processes = (await session.scalars(select(ServerProcess.id))).all()
+    channel = f"holdem:{cluster_env['REDIS_CHANNEL']}:process:" + next(
+        id_ for id_ in processes if cluster.by_pid(id_) is elsewhere)
+    recorder = Recorder(cluster_env["REDIS_URL"], cluster_env["REDIS_CHANNEL"])
+    await recorder.start()
+    ack = await watcher.ok("table:join", {"table_id": table_id})
+
+    def answers() -> list[dict[str, Any]]:
+        """The answers to the join recorded on the watcher's process's channel."""
+        return [body for name, data in recorder.messages if name == channel
+                and (body := orjson.loads(data)).get("kind") == "answer"
+                and body.get("result") == ack]
+
+    await _until(answers, "the join's answer recorded")
+    await recorder.stop()
+    assert watcher.sio is not None
+    assert [body["rooms"] for body in answers()] == [
+        [[watcher.sio.get_sid(), f"watch:{table_id}", True]]]
+    entered = [body for name, data in recorder.messages if name == recorder.name
+               and (body := orjson.loads(data)).get("method") == "enter_room"]
+    assert entered == []
+    for seat in [*seats, watcher]:
         await seat.close()
     cluster.kill_all()
     await cluster.check_books(table_id)
