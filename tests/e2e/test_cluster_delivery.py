@@ -12,9 +12,16 @@ import httpx
 import orjson
 import pytest
 import redis.asyncio as redis
+import socketio
 from sqlalchemy import select
 
+from app.db.models import User
 from app.db.tables import ServerProcess
+from app.realtime import codec
+from app.realtime.cluster import Cluster as ProcessLink
+from app.realtime.leases import new_process_id
+from app.realtime.rooms import RedisRooms
+from app.table.state import Viewer
 from tests.e2e.test_cluster import (  # noqa: F401
     Cluster,
     Seat,
@@ -144,6 +151,79 @@ async def test_a_forwarded_join_brings_its_watch_room_back_with_the_answer(
                and (body := orjson.loads(data)).get("method") == "enter_room"]
     assert entered == []
     for seat in [*seats, watcher]:
+        await seat.close()
+    cluster.kill_all()
+    await cluster.check_books(table_id)
+
+
+class Home(socketio.AsyncServer):  # type: ignore[misc]
+    """A server process of the cluster, run by the test, holding one session that has no
+    client: what the cluster hands that session is kept instead of sent."""
+
+    def __init__(self, url: str, channel: str) -> None:
+        super().__init__(async_mode="asgi", client_manager=RedisRooms(url, channel=channel),
+                         json=codec)
+        self.link = ProcessLink(url, new_process_id(), name=channel,
+                                on_request=self._refuse, on_news=self._ignore,
+                                rooms=self.manager)
+        self.handed: list[str] = []
+
+    async def _refuse(self, *_request: Any) -> dict[str, Any]:
+        return {"ok": False, "error": {"code": "not_here", "message": "a test process"}}
+
+    async def _ignore(self, _news: dict[str, Any]) -> None:
+        return None
+
+    async def _send_eio_packet(self, eio_sid: str, eio_pkt: Any) -> None:
+        self.handed.append(str(eio_pkt.data))
+
+    async def session(self) -> str:
+        """A session connected here (its id)."""
+        return str(await self.manager.connect("eio-home", "/"))
+
+    def watching(self, table_id: str) -> list[str]:
+        """The sessions here in a table's watch room."""
+        return [sid for sid, _ in self.manager.get_participants("/", f"watch:{table_id}")]
+
+    async def stop(self) -> None:
+        await self.link.stop()
+        self.manager.thread.cancel()
+        await asyncio.gather(self.manager.thread, return_exceptions=True)
+
+
+async def _viewer(group: Cluster, email: str) -> Viewer:
+    async with group.database.sessions() as session:
+        user = (await session.scalars(select(User).where(User.email == email))).one()
+        return Viewer(user.id, user.public_id, user.display_name or "player", user.role)
+
+
+async def test_a_join_sent_on_by_a_process_that_lost_the_table_reaches_the_sessions_process(
+    cluster: Cluster, cluster_env: dict[str, str]  # noqa: F811
+) -> None:
+    # A session's process asks a process that no longer runs the table (its cached
+    # owner), which sends the join on to the owner: the snapshot and the table's watch
+    # room must come to the session's own process, not stop at the one in the middle.
+    table_id, seats = await _table_with_players(cluster, cluster.servers[:2], size=2)
+    await _playing(seats, 1)
+    owner, _token = await cluster.lease(table_id)
+    async with cluster.database.sessions() as session:
+        processes = (await session.scalars(select(ServerProcess.id))).all()
+    middle = next(id_ for id_ in processes if id_ != owner)
+    async with httpx.AsyncClient(base_url=cluster.servers[0].url) as http:
+        await _player(http, 2)
+    viewer = await _viewer(cluster, "crash2@example.com")
+    home = Home(cluster_env["REDIS_URL"], cluster_env["REDIS_CHANNEL"])
+    await home.link.start()
+    try:
+        sid = await home.session()
+        answer = await home.link.request(middle, "table:join", sid, viewer,
+                                         {"table_id": table_id}, 1)
+        assert answer.get("ok"), answer
+        assert [packet for packet in home.handed if "table:snapshot" in packet], home.handed
+        assert home.watching(table_id) == [sid]
+    finally:
+        await home.stop()
+    for seat in seats:
         await seat.close()
     cluster.kill_all()
     await cluster.check_books(table_id)
