@@ -14,7 +14,7 @@ import signal
 import sys
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 from email import message_from_bytes, message_from_string, policy
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,8 @@ pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 LEASE_SECONDS = 2.0
 LOGINS = 6  # per address, counted in Redis by every process together
 WAIT = 30.0
+# How long the database is away in the outage tests: several leases.
+OUTAGE_SECONDS = 10.0
 # Sessions that join a table together just before its owner is killed.
 LATE_JOINERS = 6
 
@@ -1011,17 +1013,81 @@ async def test_a_database_outage_moves_no_table(cluster: Cluster,
     back = utcnow()
 
     async def beats() -> dict[str, Any]:
-        async with cluster.database.sessions() as session:
-            rows = await session.execute(select(ServerProcess.id, ServerProcess.heartbeat_at))
-            return {row.id: row.heartbeat_at for row in rows}
+        return await _heartbeats(cluster)
 
     try:
         await _until_async(beats, lambda seen: sum(b >= back for b in seen.values()) == 2,
                            "the other two processes beating again")
     finally:
         late.process.send_signal(signal.SIGCONT)
-    # Every process has beaten for two leases since: well past any claim it would make.
+    await _settled_since(cluster, back)
+    assert {t: await cluster.lease(t) for t in table_ids} == leases
+
+
+async def test_a_hand_in_play_through_a_database_outage_stays_with_its_owner_and_goes_on(
+    cluster: Cluster, cluster_env: dict[str, str]
+) -> None:
+    # The database goes away for several leases while a hand waits for a player, and
+    # the table's owner comes back after the others: no other process takes the table,
+    # and once the database is back the hand goes on where it stood.
+    table_id, seats = await _table_with_players(cluster)
+    await _playing(seats, 1)
+    for seat in seats:
+        seat.holding = True
+    await _until(lambda: any(seat.held for seat in seats), "a turn waiting in a hand")
+    hand_id = next(seat.held["hand_id"] for seat in seats if seat.held)
+    lease = await cluster.lease(table_id)
+    assert lease[0] is not None
+    owner = cluster.by_pid(lease[0])
+    assert owner.process is not None
+    assert (await cluster.stored(table_id))["current"]["id"] == hand_id
+    await cluster.database.dispose()
+    outage = Outage(cluster_env["DATABASE_URL"])
+    await outage.begin()
+    try:
+        await asyncio.sleep(OUTAGE_SECONDS)
+        owner.process.send_signal(signal.SIGSTOP)
+    finally:
+        await outage.end()
+    back = utcnow()
+
+    async def beats() -> dict[str, Any]:
+        return await _heartbeats(cluster)
+
+    try:
+        await _until_async(beats, lambda seen: sum(b >= back for b in seen.values()) == 2,
+                           "the other two processes beating again")
+    finally:
+        owner.process.send_signal(signal.SIGCONT)
+    await _settled_since(cluster, back)
+    assert await cluster.lease(table_id) == lease
+    for seat in seats:
+        seat.release()
+    await _until(lambda: all(hand_id in _hands(seat, "hand_ended") for seat in seats),
+                 lambda: f"hand {hand_id} played to its end after the outage "
+                         f"({[seat.events[-2:] for seat in seats]})")
+    await _playing(seats, 1)
+    assert all(seat.count("hand_voided") == 0 for seat in seats)
+    assert await cluster.lease(table_id) == lease
+    for seat in seats:
+        await seat.close()
+    cluster.kill_all()
+    await cluster.check_books(table_id)
+
+
+async def _heartbeats(cluster: Cluster) -> dict[str, Any]:
+    """Each process's last heartbeat, as stored."""
+    async with cluster.database.sessions() as session:
+        rows = await session.execute(select(ServerProcess.id, ServerProcess.heartbeat_at))
+        return {row.id: row.heartbeat_at for row in rows}
+
+
+async def _settled_since(cluster: Cluster, back: datetime) -> None:
+    """Wait until every process has beaten for two leases since ``back`` (the database
+    came back): well past any claim it would make."""
+    async def beats() -> dict[str, Any]:
+        return await _heartbeats(cluster)
+
     await _until_async(beats, lambda seen: len(seen) == 3 and all(
         b >= back + timedelta(seconds=2 * LEASE_SECONDS) for b in seen.values()),
         "every process beating again")
-    assert {t: await cluster.lease(t) for t in table_ids} == leases
