@@ -186,6 +186,7 @@ class Home(socketio.AsyncServer):  # type: ignore[misc]
         return [sid for sid, _ in self.manager.get_participants("/", f"watch:{table_id}")]
 
     async def stop(self) -> None:
+        """Leave the cluster and stop reading the Socket.IO manager's channel."""
         await self.link.stop()
         self.manager.thread.cancel()
         await asyncio.gather(self.manager.thread, return_exceptions=True)
