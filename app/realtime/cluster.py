@@ -6,14 +6,19 @@ owner). Every key and channel here is named under ``holdem:<REDIS_CHANNEL>:``,
 so sites sharing one Redis keep apart. Each process reads its own channel
 ``process:<id>``, which carries, in the order they were sent:
 
-- ``request``: a request about a table this process owns, from the session's
-  process, with the session id and the user behind it; the owner runs it as if
-  the session were its own and remembers where that session is;
+- ``request``: a request about a table this process owns, with the session id, the
+  user behind it and the process the session is on (``home``); the owner runs it as
+  if the session were its own and remembers where that session is. The asker is
+  usually the session's process; a process that no longer runs the table sends the
+  request on to its owner, and passes the answer back;
 - ``deliver``: one encoded packet for some of this process's sessions (a table's
   message for the sessions of this process that watch it): a table's message
   reaches each interested process once, and no other;
-- ``answer``: a request's answer. It is sent after what the request sent the
-  session, on the same channel, so the session's acknowledgement follows them.
+- ``answer``: a request's answer, with the rooms the request had the session enter
+  or leave. It is sent after what the request sent the session, on the same
+  channel, so the session's acknowledgement follows them. A process that sent the
+  request on passes the rooms on with its own answer: they reach the session's
+  process before the acknowledgement.
 
 News every process hears travels on ``cluster``: a session that disconnected,
 tables released by a draining process, a new owner asking who watches a table
@@ -29,7 +34,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from contextvars import ContextVar
 from typing import Any
 
@@ -140,23 +145,29 @@ class Cluster:
         try:
             receivers = await self._publish(self.channel(owner), {
                 "kind": "request", "id": ident, "reply_to": self.process_id, "event": event,
-                "sid": sid, "viewer": viewer_to_dict(viewer), "payload": payload,
-                "hops": hops})
+                "sid": sid, "home": self.home(sid), "viewer": viewer_to_dict(viewer),
+                "payload": payload, "hops": hops})
             if not receivers:
                 raise TableMoved("the server running this table is gone: try again",
                                  retry_after=1)
-            return await asyncio.wait_for(future, REQUEST_SECONDS)
+            answer = await asyncio.wait_for(future, REQUEST_SECONDS)
         except TimeoutError:
             raise TableMoved("the server running this table did not answer: try again",
                              retry_after=1) from None
         finally:
             self._waiting.pop(ident, None)
+        self._carry_on(answer.get("rooms") or ())
+        return dict(answer.get("result") or {})
 
     # ---- sessions of other processes ---------------------------------------------------
 
     def where(self, sid: str) -> str | None:
         """The process a session of another process is on, if known."""
         return self._located.get(sid)
+
+    def home(self, sid: str) -> str:
+        """The process a session is on: another one, if known, else this one."""
+        return self._located.get(sid, self.process_id)
 
     @staticmethod
     def carry_room(sid: str, room: str, *, entered: bool) -> bool:
@@ -249,7 +260,11 @@ class Cluster:
                 await pubsub.aclose()  # type: ignore[no-untyped-call]
 
     def _answered(self, body: dict[str, Any]) -> None:
-        """An answer to one of this process's requests (others' answers are ignored)."""
+        """An answer to one of this process's requests (others' answers are ignored).
+
+        The rooms it carries for this process's sessions are entered (or left) at once,
+        before anything behind the answer on this channel is read; the others are the
+        rooms of sessions this process sent the request on for (see :meth:`_carry_on`)."""
         if body.get("to") not in (None, self.process_id):
             return
         future = self._waiting.get(str(body.get("id")))
@@ -261,7 +276,15 @@ class Cluster:
                         rooms.basic_enter_room(sid, NAMESPACE, room)
                     else:
                         rooms.basic_leave_room(sid, NAMESPACE, room)
-            future.set_result(body.get("result") or {})
+            future.set_result(body)
+
+    def _carry_on(self, rooms: Iterable[list[Any]]) -> None:
+        """While answering a forwarded request that this process sent on to the table's
+        owner: the rooms the owner carried for sessions of other processes go on with
+        this process's answer, towards the session's own process."""
+        for sid, room, entered in rooms:
+            if not self._rooms.is_connected(sid, NAMESPACE):
+                self.carry_room(sid, room, entered=entered)
 
     def _dispatch(self, body: dict[str, Any]) -> None:
         kind = body.get("kind")
@@ -269,7 +292,9 @@ class Cluster:
             self._answered(body)
         elif kind == "request":
             if body.get("sid"):
-                self._located[str(body["sid"])] = str(body["reply_to"])
+                # Not the asker, which may be sending the request on for the session's
+                # process (a process older than "home" always asks for its own sessions).
+                self._located[str(body["sid"])] = str(body.get("home") or body["reply_to"])
             self._spawn(self._answer(body))
         else:
             self._learn(body)

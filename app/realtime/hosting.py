@@ -27,7 +27,7 @@ import asyncio
 import heapq
 import logging
 from collections import Counter, defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import socketio
@@ -349,8 +349,18 @@ class TableHost:
 
     def hands_in_play(self) -> int:
         """How many tables of this process are in the middle of a hand."""
-        return sum(1 for t in self.tables.values() if t.state.current is not None
-                   and not t.closed and not t.core.lost)
+        return len(self.hands_at(self.tables))
+
+    def hands_at(self, table_ids: Iterable[str]) -> dict[str, str]:
+        """The hand in play at each of these tables that this process runs (table id →
+        hand id); tables between hands, or not run here, are left out."""
+        hands = {}
+        for table_id in table_ids:
+            table = self.tables.get(table_id)
+            if (table is not None and table.state.current is not None and not table.closed
+                    and not table.core.lost):
+                hands[table_id] = table.state.current.id
+        return hands
 
     async def drained(self) -> None:
         """Wait until every table of this process is between hands, or the drain's time

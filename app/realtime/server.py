@@ -32,6 +32,7 @@ from app.realtime.cluster import Cluster
 from app.realtime.connections import Connections, user_room
 from app.realtime.dispatch import Dispatcher
 from app.realtime.errors import ConnectionLimit
+from app.realtime.hands_elsewhere import ended, hands_elsewhere
 from app.realtime.hosting import TableHost
 from app.realtime.lobby import Lobby
 from app.realtime.rooms import LocalRooms, RedisRooms
@@ -136,13 +137,17 @@ class Realtime:
 
     async def drain(self) -> None:
         """A deploy stops this process (``SIGTERM``): every socket stays open while the
-        hands in play end; each session here is told ``server:restarting``; no new hand
-        is dealt. Returns once every table is between hands, or after
-        ``DRAIN_SECONDS``."""
+        hands in play end, here and those its sessions play at tables run elsewhere
+        (:mod:`app.realtime.hands_elsewhere`); each session here is told
+        ``server:restarting``; no new hand is dealt here. Returns once those hands have
+        ended, or after ``DRAIN_SECONDS``."""
         deadline = self.host.begin_drain()
         await self.sio.emit("server:restarting", self.restarting(deadline),
                             to=list(self.connections.all_sids()))
+        # The hands in play now: those dealt from now on elsewhere are not waited for.
+        elsewhere = await hands_elsewhere(self.host, until=deadline)
         await self.host.drained()
+        await ended(self.host, elsewhere, deadline)
 
     def restarting(self, deadline: float | None = None) -> dict[str, Any]:
         """The body of ``server:restarting``: the most seconds until this process stops."""

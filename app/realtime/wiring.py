@@ -20,6 +20,7 @@ from app.config import Settings
 from app.db.engine import Database
 from app.db.process_lock import ProcessLock
 from app.metrics import Metrics
+from app.realtime import hands_elsewhere
 from app.realtime.cluster import Cluster
 from app.realtime.connections import Connections, SocketAudience
 from app.realtime.dispatch import Dispatcher
@@ -91,8 +92,12 @@ def _join_cluster(realtime: Realtime, redis_url: str) -> Cluster:
     async def lobby_mine(payload: dict[str, Any]) -> dict[str, Any]:
         return {"ok": True, "tables": realtime.lobby.mine_here(int(payload["user_id"]))}
 
+    async def hands_in_play(payload: dict[str, Any]) -> dict[str, Any]:
+        return hands_elsewhere.answer(host, payload)
+
     dispatcher.internal["internal:remove-user"] = remove_user
     dispatcher.internal["internal:lobby-mine"] = lobby_mine
+    dispatcher.internal[hands_elsewhere.ASK] = hands_in_play
     host.cluster = Cluster(redis_url, host.leases.process_id,
                            name=realtime.settings.redis_channel,
                            on_request=dispatcher.forwarded, on_news=host.news,

@@ -14,7 +14,7 @@ import signal
 import sys
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 from email import message_from_bytes, message_from_string, policy
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,8 @@ pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 LEASE_SECONDS = 2.0
 LOGINS = 6  # per address, counted in Redis by every process together
 WAIT = 30.0
+# How long the database is away in the outage tests: several leases.
+OUTAGE_SECONDS = 10.0
 # Sessions that join a table together just before its owner is killed.
 LATE_JOINERS = 6
 
@@ -57,6 +59,11 @@ class Seat:
         self.snapshots = 0
         # (arrival time, seq) of every table message with a seq.
         self.arrivals: list[tuple[float, int]] = []
+        # Every ``server:restarting`` received.
+        self.restarting: list[dict[str, Any]] = []
+        # While holding, a turn is kept (``held``) and acted on at ``release``.
+        self.holding = False
+        self.held: dict[str, Any] | None = None
         self._acting: set[asyncio.Future[None]] = set()
 
     async def connect(self, server: Server, *, table: str | None = None) -> None:
@@ -67,6 +74,7 @@ class Seat:
         sio.on("table:batch", self._batch)
         for name in ("table:event", "table:turn", "table:snapshot", "table:private"):
             sio.on(name, self._handler(name))
+        sio.on("server:restarting", self._restarting)
         url = server.url + (f"?table={table}" if table else "")
         await sio.connect(url, auth={"token": self.token}, transports=["websocket"])
         self.sio = sio
@@ -79,6 +87,9 @@ class Seat:
     async def _batch(self, batch: dict[str, Any]) -> None:
         for message in batch["messages"]:
             await self._message(message["event"], message["data"])
+
+    async def _restarting(self, data: dict[str, Any]) -> None:
+        self.restarting.append(data)
 
     async def _message(self, name: str, data: dict[str, Any]) -> None:
         seq = data.get("seq")
@@ -93,11 +104,24 @@ class Seat:
             # A snapshot (a re-join after a takeover) carries the turn being waited for.
             name, data = "table:turn", data["turn"]
         if name == "table:turn" and data.get("legal_actions"):
-            kinds = [a["action"] for a in data["legal_actions"]]
-            kind = next(k for k in ("check", "call", "show", "muck", "fold") if k in kinds)
-            acting = asyncio.ensure_future(self._act(data, kind))
-            self._acting.add(acting)
-            acting.add_done_callback(self._acting.discard)
+            if self.holding:
+                self.held = data
+            else:
+                self._take(data)
+
+    def _take(self, turn: dict[str, Any]) -> None:
+        kinds = [a["action"] for a in turn["legal_actions"]]
+        kind = next(k for k in ("check", "call", "show", "muck", "fold") if k in kinds)
+        acting = asyncio.ensure_future(self._act(turn, kind))
+        self._acting.add(acting)
+        acting.add_done_callback(self._acting.discard)
+
+    def release(self) -> None:
+        """Stop holding: act on the turn held, if any, and on every turn from now on."""
+        self.holding = False
+        if self.held is not None:
+            turn, self.held = self.held, None
+            self._take(turn)
 
     async def _act(self, turn: dict[str, Any], kind: str) -> None:
         for _ in range(20):
@@ -528,6 +552,94 @@ async def test_sigterm_drains_without_voiding_a_hand(cluster: Cluster) -> None:
     await cluster.check_books(table_id)
 
 
+async def test_sigterm_to_every_process_at_once_voids_no_hand(cluster: Cluster) -> None:
+    # A player on each process, at a table one of them runs; the hand in play waits for
+    # a player when every process is told to stop.
+    table_id, seats = await _table_with_players(cluster)
+    await _playing(seats, 1)
+    for seat in seats:
+        seat.holding = True
+    await _until(lambda: any(seat.held for seat in seats), "a turn waiting in a hand")
+    hand_id = next(seat.held["hand_id"] for seat in seats if seat.held)
+    dealt = {seat: _hands(seat, "hand_started") for seat in seats}
+    for server in cluster.servers:
+        assert server.process is not None
+        server.process.terminate()
+    await _until(lambda: all(seat.restarting for seat in seats),
+                 "every player told the server is restarting")
+    assert all(0 < seat.restarting[0]["seconds"] <= 20 for seat in seats)
+    # Every process keeps its sockets while the hand is played to its end.
+    for seat in seats:
+        seat.release()
+    await _until(lambda: all(hand_id in _hands(seat, "hand_ended") for seat in seats),
+                 lambda: f"hand {hand_id} ended for every player, on the socket it began "
+                         f"on ({[seat.events[-2:] for seat in seats]})")
+    for server in cluster.servers:
+        assert server.process is not None
+        assert await asyncio.to_thread(server.process.wait, WAIT) == 0
+    await _until(lambda: not any(seat.sio and seat.sio.connected for seat in seats),
+                 "every socket closed")
+    assert all(_hands(seat, "hand_started") == dealt[seat] for seat in seats), \
+        "a hand was dealt while draining"
+    assert (await cluster.stored(table_id))["current"] is None
+    await cluster.check_books(table_id)
+    # The whole cluster starts again: the players come back and play on.
+    await cluster.servers[0].start()
+    await asyncio.gather(*(server.start() for server in cluster.servers[1:]))
+    for seat in seats:
+        assert seat.server is not None
+        await seat.move_to(seat.server, table_id)
+    await _playing(seats, 2)
+    assert all(seat.count("hand_voided") == 0 for seat in seats)
+    for seat in seats:
+        await seat.close()
+    cluster.kill_all()
+    await cluster.check_books(table_id)
+
+
+async def test_a_hand_in_play_when_every_process_stopped_goes_on_after_they_restart(
+    cluster_env: dict[str, str]
+) -> None:
+    # Nobody acts before the drain's time is up: the hand is stored as it stood, and once
+    # every process has started again it goes on, instead of being voided.
+    async with _running({**cluster_env, "DRAIN_SECONDS": "2"}) as cluster:
+        table_id, seats = await _table_with_players(cluster)
+        await _playing(seats, 1)
+        for seat in seats:
+            seat.holding = True
+        await _until(lambda: any(seat.held for seat in seats), "a turn waiting in a hand")
+        hand_id = next(seat.held["hand_id"] for seat in seats if seat.held)
+        for server in cluster.servers:
+            assert server.process is not None
+            server.process.terminate()
+        for server in cluster.servers:
+            assert server.process is not None
+            assert await asyncio.to_thread(server.process.wait, WAIT) == 0
+        await _until(lambda: all(seat.restarting for seat in seats),
+                     "every player told the server is restarting")
+        assert (await cluster.stored(table_id))["current"]["id"] == hand_id
+        await cluster.check_books(table_id)
+        await cluster.servers[0].start()
+        await asyncio.gather(*(server.start() for server in cluster.servers[1:]))
+        for seat in seats:
+            assert seat.server is not None
+            await seat.move_to(seat.server, table_id)
+            seat.release()
+        await _until(lambda: all(hand_id in _hands(seat, "hand_ended") for seat in seats),
+                     f"the stored hand {hand_id} played to its end")
+        await _playing(seats, 1)
+        assert all(seat.count("hand_voided") == 0 for seat in seats)
+        for seat in seats:
+            await seat.close()
+        cluster.kill_all()
+        await cluster.check_books(table_id)
+
+
+def _hands(seat: Seat, kind: str) -> set[str]:
+    """The hands of which a player saw an event of this kind."""
+    return {str(e["hand_id"]) for e in seat.events if e["type"] == kind}
+
+
 async def test_tournaments_answer_on_every_process(cluster: Cluster,
                                                    cluster_env: dict[str, str]) -> None:
     async with httpx.AsyncClient(base_url=cluster.servers[0].url) as http:
@@ -901,17 +1013,81 @@ async def test_a_database_outage_moves_no_table(cluster: Cluster,
     back = utcnow()
 
     async def beats() -> dict[str, Any]:
-        async with cluster.database.sessions() as session:
-            rows = await session.execute(select(ServerProcess.id, ServerProcess.heartbeat_at))
-            return {row.id: row.heartbeat_at for row in rows}
+        return await _heartbeats(cluster)
 
     try:
         await _until_async(beats, lambda seen: sum(b >= back for b in seen.values()) == 2,
                            "the other two processes beating again")
     finally:
         late.process.send_signal(signal.SIGCONT)
-    # Every process has beaten for two leases since: well past any claim it would make.
+    await _settled_since(cluster, back)
+    assert {t: await cluster.lease(t) for t in table_ids} == leases
+
+
+async def test_a_hand_in_play_through_a_database_outage_stays_with_its_owner_and_goes_on(
+    cluster: Cluster, cluster_env: dict[str, str]
+) -> None:
+    # The database goes away for several leases while a hand waits for a player, and
+    # the table's owner comes back after the others: no other process takes the table,
+    # and once the database is back the hand goes on where it stood.
+    table_id, seats = await _table_with_players(cluster)
+    await _playing(seats, 1)
+    for seat in seats:
+        seat.holding = True
+    await _until(lambda: any(seat.held for seat in seats), "a turn waiting in a hand")
+    hand_id = next(seat.held["hand_id"] for seat in seats if seat.held)
+    lease = await cluster.lease(table_id)
+    assert lease[0] is not None
+    owner = cluster.by_pid(lease[0])
+    assert owner.process is not None
+    assert (await cluster.stored(table_id))["current"]["id"] == hand_id
+    await cluster.database.dispose()
+    outage = Outage(cluster_env["DATABASE_URL"])
+    await outage.begin()
+    try:
+        await asyncio.sleep(OUTAGE_SECONDS)
+        owner.process.send_signal(signal.SIGSTOP)
+    finally:
+        await outage.end()
+    back = utcnow()
+
+    async def beats() -> dict[str, Any]:
+        return await _heartbeats(cluster)
+
+    try:
+        await _until_async(beats, lambda seen: sum(b >= back for b in seen.values()) == 2,
+                           "the other two processes beating again")
+    finally:
+        owner.process.send_signal(signal.SIGCONT)
+    await _settled_since(cluster, back)
+    assert await cluster.lease(table_id) == lease
+    for seat in seats:
+        seat.release()
+    await _until(lambda: all(hand_id in _hands(seat, "hand_ended") for seat in seats),
+                 lambda: f"hand {hand_id} played to its end after the outage "
+                         f"({[seat.events[-2:] for seat in seats]})")
+    await _playing(seats, 1)
+    assert all(seat.count("hand_voided") == 0 for seat in seats)
+    assert await cluster.lease(table_id) == lease
+    for seat in seats:
+        await seat.close()
+    cluster.kill_all()
+    await cluster.check_books(table_id)
+
+
+async def _heartbeats(cluster: Cluster) -> dict[str, Any]:
+    """Each process's last heartbeat, as stored."""
+    async with cluster.database.sessions() as session:
+        rows = await session.execute(select(ServerProcess.id, ServerProcess.heartbeat_at))
+        return {row.id: row.heartbeat_at for row in rows}
+
+
+async def _settled_since(cluster: Cluster, back: datetime) -> None:
+    """Wait until every process has beaten for two leases since ``back`` (the database
+    came back): well past any claim it would make."""
+    async def beats() -> dict[str, Any]:
+        return await _heartbeats(cluster)
+
     await _until_async(beats, lambda seen: len(seen) == 3 and all(
         b >= back + timedelta(seconds=2 * LEASE_SECONDS) for b in seen.values()),
         "every process beating again")
-    assert {t: await cluster.lease(t) for t in table_ids} == leases
