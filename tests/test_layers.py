@@ -4,6 +4,10 @@ the table, the features built on tables over that, and the application composing
 the top. No module imports one above it, and no two modules import each other, even
 through others.
 
+Code above a table uses it only through the face ``app/table`` offers it (the modules of
+:data:`TABLE_FACE`, and a :class:`~app.table.table.Table`'s own methods, never its core,
+dealer or mailbox).
+
 Read from the source with ``ast``: every import counts, including those inside functions
 and under ``TYPE_CHECKING``.
 """
@@ -167,3 +171,34 @@ def test_no_modules_import_each_other_even_through_others() -> None:
     edges = {module: set(targets) - {module} for module, targets in imports().items()}
     # A package's __init__ that only re-exports is not an edge back to its modules.
     assert _cycles(edges) == []
+
+
+# What app/table offers the code above it: the table itself and what opening one takes
+# (table), the data it holds and is asked with (state), its errors, the storage features
+# share (store), and what a tournament table asks its tournament (assigned). Its core,
+# mailbox, dealer, waiting list, bots, messages and projections stay inside.
+TABLE_FACE = frozenset({"app.table.table", "app.table.state", "app.table.errors",
+                        "app.table.store", "app.table.assigned"})
+# The layers a table is made of, by the names a table holds them under.
+TABLE_INSIDES = frozenset({"core", "dealer", "mailbox"})
+
+
+def _outside_the_table() -> list[str]:
+    return sorted(module for module in imports() if not _within(module, ["app.table"]))
+
+
+def test_code_outside_a_table_imports_only_the_modules_app_table_offers_it() -> None:
+    wrong = {(module, target) for module in _outside_the_table()
+             for target in imports()[module]
+             if _within(target, ["app.table"]) and target not in TABLE_FACE}
+    assert wrong == set()
+
+
+def test_code_outside_a_table_never_reaches_into_its_core_dealer_or_mailbox() -> None:
+    reached = set()
+    for module in _outside_the_table():
+        tree = ast.parse(_modules()[module].read_text(encoding="utf-8"))
+        reached |= {(module, node.lineno, ast.unparse(node)) for node in ast.walk(tree)
+                    if isinstance(node, ast.Attribute) and node.attr in TABLE_INSIDES}
+    assert reached == set()
+
