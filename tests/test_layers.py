@@ -4,6 +4,11 @@ the table, the features built on tables over that, and the application composing
 the top. No module imports one above it, and no two modules import each other, even
 through others.
 
+Code above a table uses it only through the face ``app/table`` offers it (the modules of
+:data:`TABLE_FACE`, and a :class:`~app.table.table.Table`'s own methods, never its core,
+dealer or mailbox). The README's Layout map names every module of the table and of the
+socket edge, and nothing else.
+
 Read from the source with ``ast``: every import counts, including those inside functions
 and under ``TYPE_CHECKING``.
 """
@@ -167,3 +172,86 @@ def test_no_modules_import_each_other_even_through_others() -> None:
     edges = {module: set(targets) - {module} for module, targets in imports().items()}
     # A package's __init__ that only re-exports is not an edge back to its modules.
     assert _cycles(edges) == []
+
+
+# What app/table offers the code above it: the table itself and what opening one takes
+# (table), the data it holds and is asked with (state), its errors, the storage features
+# share (store), and what a tournament table asks its tournament (assigned). Its core,
+# mailbox, dealer, waiting list, bots, messages and projections stay inside.
+TABLE_FACE = frozenset({"app.table.table", "app.table.state", "app.table.errors",
+                        "app.table.store", "app.table.assigned"})
+# The layers a table is made of, by the names a table holds them under.
+TABLE_INSIDES = frozenset({"core", "dealer", "mailbox"})
+
+
+def _outside_the_table() -> list[str]:
+    return sorted(module for module in imports() if not _within(module, ["app.table"]))
+
+
+def test_code_outside_a_table_imports_only_the_modules_app_table_offers_it() -> None:
+    wrong = {(module, target) for module in _outside_the_table()
+             for target in imports()[module]
+             if _within(target, ["app.table"]) and target not in TABLE_FACE}
+    assert wrong == set()
+
+
+def test_code_outside_a_table_never_reaches_into_its_core_dealer_or_mailbox() -> None:
+    reached = set()
+    for module in _outside_the_table():
+        tree = ast.parse(_modules()[module].read_text(encoding="utf-8"))
+        reached |= {(module, node.lineno, ast.unparse(node)) for node in ast.walk(tree)
+                    if isinstance(node, ast.Attribute) and node.attr in TABLE_INSIDES}
+    assert reached == set()
+
+
+# The packages whose every module the README's Layout map names, one a line.
+MAPPED = ("app/table/", "app/realtime/")
+
+
+def _layout_map() -> list[str]:
+    """The lines of the map in the README's Layout section (its first code block)."""
+    text = (APP.parent / "README.md").read_text(encoding="utf-8")
+    section = text.split("\n## Layout\n", 1)[1].split("\n## ", 1)[0]
+    return section.split("```", 2)[1].splitlines()[1:]
+
+
+def modules_the_readme_maps() -> set[str]:
+    """The files and folders the Layout map names under each of :data:`MAPPED`: an entry
+    is the first word of a line, a ``.py`` file or a ``folder/``; an entry indented under
+    a folder is in that folder."""
+    named: set[str] = set()
+    package: str | None = None
+    folders: list[tuple[int, str]] = []
+    for line in _layout_map():
+        word = line.split()[0] if line.strip() else ""
+        column = len(line) - len(line.lstrip())
+        if column == 0:
+            package, folders = (word if word in MAPPED else None), []
+            continue
+        if package is None or not word.endswith((".py", "/")):
+            continue
+        folders = [(at, folder) for at, folder in folders if at < column]
+        path = package + "".join(folder for _, folder in folders) + word
+        named.add(path)
+        if word.endswith("/"):
+            folders.append((column, word))
+    return named
+
+
+def modules_in_the_tree() -> set[str]:
+    """The modules of :data:`MAPPED` (a folder stands for its ``__init__.py``)."""
+    found = set()
+    for package in MAPPED:
+        for path in (APP.parent / package).rglob("*.py"):
+            relative = path.relative_to(APP.parent).as_posix()
+            found.add(relative.removesuffix("__init__.py"))
+    return found - set(MAPPED)
+
+
+def test_the_readme_layout_names_every_module_of_the_table_and_the_socket_edge() -> None:
+    assert len(modules_in_the_tree()) > 25
+    assert sorted(modules_in_the_tree() - modules_the_readme_maps()) == []
+
+
+def test_every_module_the_readme_layout_names_exists() -> None:
+    assert sorted(modules_the_readme_maps() - modules_in_the_tree()) == []

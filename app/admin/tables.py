@@ -27,7 +27,6 @@ from app.hands.schemas import (
 )
 from app.realtime.hosting import TableHost
 from app.realtime.server import Realtime
-from app.table import projection
 from app.table.table import Table
 
 router = APIRouter(tags=["admin"])
@@ -62,9 +61,9 @@ def admin_table(table: Table) -> dict[str, Any]:
     """A live table with who sits where (user ids included: this is for admins)."""
     state = table.state
     players = [{**seat, "user_id": state.players[seat["seat"]].user_id}
-               for seat in projection.seats_public(table.core)]
+               for seat in table.seats()]
     return AdminTablePublic(
-        table=projection.summary(table.core), hand_id=state.current.id if state.current else None,
+        table=table.summary(), hand_id=state.current.id if state.current else None,
         hand_number=state.hand_number, players=players, escrowed=state.escrowed(),
     ).model_dump(mode="json")
 

@@ -1,4 +1,5 @@
-"""The prose and the examples of docs/PROTOCOL.md (rendered by :mod:`app.realtime.protocol`).
+"""The prose and the examples of the tables' part of docs/PROTOCOL.md (composed in
+:mod:`app.protocol.tables`, rendered by :mod:`app.protocol.page`).
 
 Each example is checked against its schema when the page is rendered.
 """

@@ -39,11 +39,9 @@ from app.realtime.cluster import Cluster, answer_error, viewer_from_dict, viewer
 from app.realtime.connections import Connections
 from app.realtime.errors import TableNotFound, TablesElsewhere
 from app.realtime.leases import Lease, Leases, Peer
-from app.table import projection
-from app.table.core import TableServices
 from app.table.errors import TableMoved
 from app.table.state import TableConfig, TableState, Viewer
-from app.table.table import Table
+from app.table.table import Attach, Table, TableServices
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +104,7 @@ class TableHost:
         # Alone without the table lock: tries it every heartbeat.
         self._standby: asyncio.Task[None] | None = None
         # Set by the tournaments: attach a restored tournament table to its tournament.
-        self.attach_restored: Callable[[Table], None] = lambda _table: None
+        self.attach_restored: Attach = lambda _table: None
         # Set by the moves: another process asks for a table (its id, the asker).
         self.on_move_asked: Callable[[str, str], Awaitable[None]] = _nobody_moves
         services.on_lost = self._lost
@@ -192,12 +190,10 @@ class TableHost:
         if record is None:
             return None
         try:
-            table = Table(record.id, TableState.from_dict(record.state), self.services)
-            table.core.lease = token
-            table.core.draining = self.draining
-            self.attach_restored(table)
-            stored_hand = table.state.current
-            await table.dealer.recover()
+            state = TableState.from_dict(record.state)
+            stored_hand = state.current
+            table = await Table.restore(record.id, state, self.services, lease=token,
+                                        draining=self.draining, attach=self.attach_restored)
             if stored_hand is not None and table.state.current is None:
                 # The hand was voided: the sessions re-joined here are told so.
                 self._voided_at[table.id] = int(record.state["seq"])
@@ -209,7 +205,7 @@ class TableHost:
         await self._check_escrow(table)
         self._run(table, record)
         await table.start()
-        await self.services.on_summary(table.id, projection.summary(table.core))
+        await self.services.on_summary(table.id, table.summary())
         self.services.metrics.lease_moves.labels("claimed").inc()
         if self.cluster is not None:
             log.info("took over table %s (lease %d)", table.id, token)
@@ -267,13 +263,13 @@ class TableHost:
 
     async def _beat(self) -> None:
         await self.leases.heartbeat(len(self.tables), draining=self.draining)
-        held = {tid: t.core.lease for tid, t in self.tables.items()
-                if t.core.lease is not None and not t.core.lost}
+        held = {tid: t.lease for tid, t in self.tables.items()
+                if t.lease is not None and not t.lost}
         mine = await self.leases.still_mine({k: v for k, v in held.items() if v is not None})
         for table_id in set(held) - mine:
             table = self.tables.get(table_id)
             if table is not None and not table.closed and (
-                    leaving := table.core.give_up()) is not None:
+                    leaving := table.give_up()) is not None:
                 await leaving
         await self._read_peers()
         self._beats += 1
@@ -299,7 +295,7 @@ class TableHost:
         self.forget(table_id)
         if table is not None:
             self.services.metrics.lease_moves.labels("lost").inc()
-            await table.core.stop()
+            await table.stop()
 
     async def rejoin(self, table_id: str, sessions: list[tuple[str, Viewer | None]]) -> None:
         """Sessions that watched a table before it came to this process watch it again
@@ -329,8 +325,7 @@ class TableHost:
                                     + self.services.settings.drain_seconds)
         self.draining = True
         for table in self.tables.values():
-            table.core.draining = True
-            table.core.mailbox.cancel("start")
+            table.drain()
         if self.running and self.cluster is not None:
             # The others stop placing new tables here at once, not a heartbeat later.
             self._background(self.leases.heartbeat(len(self.tables), draining=True))
@@ -339,8 +334,8 @@ class TableHost:
     async def leases_held(self) -> int:
         """How many tables this process holds the lease of, as the database says (as this
         process believes when the database cannot be asked)."""
-        held = {tid: t.core.lease for tid, t in self.tables.items()
-                if t.core.lease is not None and not t.core.lost and not t.closed}
+        held = {tid: t.lease for tid, t in self.tables.items()
+                if t.lease is not None and not t.lost and not t.closed}
         tokens = {k: v for k, v in held.items() if v is not None}
         try:
             return len(await self.leases.still_mine(tokens))
@@ -358,7 +353,7 @@ class TableHost:
         for table_id in table_ids:
             table = self.tables.get(table_id)
             if (table is not None and table.state.current is not None and not table.closed
-                    and not table.core.lost):
+                    and not table.lost):
                 hands[table_id] = table.state.current.id
         return hands
 
@@ -380,8 +375,7 @@ class TableHost:
         if self._heartbeat is not None:
             self._heartbeat.cancel()
         for table in list(self.tables.values()):
-            table.core.mailbox.refusal = _moving
-            await table.core.stop()
+            await table.stop(refusal=_moving)
         await self.services.store.writer.stop()
         if self.running:
             await self._release_all()
@@ -391,8 +385,8 @@ class TableHost:
     async def _release_all(self) -> None:
         # A snapshot: a table adopted while this process was stopping may still arrive.
         released = [tid for tid, t in list(self.tables.items())
-                    if t.core.lease is not None and not t.core.lost
-                    and await self.leases.release(tid, t.core.lease)]
+                    if t.lease is not None and not t.lost
+                    and await self.leases.release(tid, t.lease)]
         self.services.metrics.lease_moves.labels("released").inc(len(released))
         try:
             await self.leases.unregister()
@@ -407,7 +401,7 @@ class TableHost:
             await asyncio.sleep(max(0.05, min(30.0, idle / 4)))
             now = self.services.now()
             for table in list(self.tables.values()):
-                if table.closed or table.core.unavailable or _people_at(table):
+                if table.closed or table.unavailable or _people_at(table):
                     self._idle_since.pop(table.id, None)
                     continue
                 since = self._idle_since.setdefault(table.id, now)
@@ -440,7 +434,7 @@ class TableHost:
         back (its owner may not have beaten again yet: see :meth:`Leases.settled`); then
         :class:`TableMoved`: ask again shortly."""
         table = self.tables.get(table_id)
-        if self.cluster is None or (table is not None and not table.core.lost):
+        if self.cluster is None or (table is not None and not table.lost):
             return None
         cached = self._elsewhere.get(table_id)
         if cached is not None and cached in self.live:
@@ -528,7 +522,7 @@ class TableHost:
 
     async def open(
         self, table_id: str, config: TableConfig, *, owner_id: int | None = None,
-        open_limit: int | None = None, attach: Callable[[Table], None] | None = None,
+        open_limit: int | None = None, attach: Attach | None = None,
     ) -> Table:
         """Open a new table here and start it (``open_limit``: only while its owner has
         fewer open tables, on every process; ``attach``: called before it starts, by a
@@ -539,15 +533,13 @@ class TableHost:
                                                  state.to_dict(),
                                                  lease_owner=self.leases.process_id,
                                                  open_limit=open_limit)
-        table = Table(table_id, state, self.services)
-        table.core.lease = token
-        table.core.draining = self.draining
+        table = Table(table_id, state, self.services, lease=token, draining=self.draining)
         if attach is not None:
             attach(table)
         self.tables[table_id] = table
         self.owners[table_id] = owner_id
         await table.start()
-        await self.services.on_summary(table_id, projection.summary(table.core))
+        await self.services.on_summary(table_id, table.summary())
         return table
 
     def forget(self, table_id: str) -> None:
@@ -623,8 +615,7 @@ class TableHost:
         for table_id in self._watching.pop(sid, set()):
             table = self.tables.get(table_id)
             if table is not None and not table.closed:
-                table.core.mailbox.post(table.disconnected, sid,
-                                        viewer.user_id if viewer else None)
+                table.tell(table.disconnected, sid, viewer.user_id if viewer else None)
 
     async def remove_user(self, user_id: int, *, at_once: bool) -> None:
         """Take a user away from every table of every process (ban: after the hand;

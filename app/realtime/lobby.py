@@ -24,7 +24,6 @@ from app.realtime.connections import LOBBY_ROOM
 from app.realtime.errors import NotYourTable
 from app.realtime.hosting import TableHost
 from app.realtime.schemas import QuickSeat, TableCreate
-from app.table import projection
 from app.table.errors import InvalidPayload, SeatTaken, TableLimit
 from app.table.state import TableConfig, Viewer
 from app.table.table import Table
@@ -209,12 +208,12 @@ class Lobby:
         """The tables of this process a player opened or has a seat at (``MyTable``)."""
         mine = []
         for table in self.host.tables.values():
-            if table.closed or table.core.lost:
+            if table.closed or table.lost:
                 continue
             opened = self.host.owners.get(table.id) == user_id
             place = table.state.player_of(user_id) or table.state.claim_of(user_id)
             if opened or place is not None:
-                mine.append({**projection.summary(table.core), "opened": opened,
+                mine.append({**table.summary(), "opened": opened,
                              "seat": place.seat if place else None,
                              "closable": opened and not table.in_use,
                              "tournament": table.state.config.tournament})

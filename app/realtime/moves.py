@@ -120,14 +120,14 @@ class TableMoves:
     async def _refusal(self, table: Table, asker: str) -> str | None:
         """Why the table may not move to ``asker`` now (None: it may)."""
         host = self.host
-        if table.closed or table.core.lost:
+        if table.closed or table.lost:
             return "it is stopping here"
         if table.state.config.tournament is not None:
             return "a tournament's tables stay where its director puts them"
         arrived = host.arrived.get(table.id)
         if arrived is not None and asyncio.get_running_loop().time() - arrived < self.cooldown:
             return "it came here less than TABLE_MOVE_COOLDOWN ago"
-        if host.draining or table.core.lease is None:
+        if host.draining or table.lease is None:
             return "this process is letting its tables go"
         to = next((p for p in host.peers if p.id == asker), None)
         if to is None:
@@ -139,8 +139,7 @@ class TableMoves:
 
     async def _move(self, table: Table, to: str) -> None:
         # As a drain does: no new hand; the one in play goes on.
-        table.core.draining = True
-        table.core.mailbox.cancel("start")
+        table.drain()
         if await self._between_hands(table, to):
             await self._handed(table, to)
         else:
@@ -159,7 +158,7 @@ class TableMoves:
         return False
 
     def _running_here(self, table: Table) -> bool:
-        return not (table.closed or table.core.lost or self.host.draining)
+        return not (table.closed or table.lost or self.host.draining)
 
     async def _hand_over(self, table: Table, to: str) -> bool | None:
         """On the table's task, between two of its messages: None while a hand is in play;
@@ -167,15 +166,14 @@ class TableMoves:
         table after that), and whether the database took the change."""
         if table.state.current is not None:
             return None
-        lease = table.core.lease
+        lease = table.lease
         return lease is not None and await self.host.leases.hand_over(table.id, lease, to)
 
     async def _handed(self, table: Table, to: str) -> None:
         host = self.host
         # Requests from now on follow the lease; those already waiting are refused.
         host.forget(table.id)
-        table.core.mailbox.refusal = _moved
-        await table.core.stop()
+        await table.stop(refusal=_moved)
         host.services.metrics.lease_moves.labels("moved").inc()
         log.info("handed table %s to %s", table.id, to)
         if host.cluster is not None:
@@ -185,12 +183,7 @@ class TableMoves:
         """The table stays: deal again (unless it or the whole process is stopping)."""
         if not self._running_here(table):
             return
-        table.core.draining = False
-
-        async def deal() -> None:
-            table.dealer.schedule_start()
-
-        table.core.mailbox.post(deal)
+        table.deal_again()
 
 
 def _moved() -> TableMoved:

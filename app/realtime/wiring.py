@@ -30,8 +30,8 @@ from app.realtime.leases import Leases, new_process_id
 from app.realtime.lobby import Lobby
 from app.realtime.moves import TableMoves
 from app.realtime.server import Realtime, RealtimeApp, SocketIOMiddleware, create_socket_server
-from app.table.core import TableServices
 from app.table.store import TableStore
+from app.table.table import TableServices
 
 # A feature built on the tables: adds its events and its part of the process's life,
 # and returns what the application keeps of it.

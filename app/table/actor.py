@@ -3,7 +3,9 @@
 Requests from sockets, timer expiries and bot moves are all messages: a
 coroutine function and its arguments, put on the table's queue. The task
 runs them strictly one after another, so game logic needs no locks and two
-tabs of the same player can never race. After each message the table's
+tabs of the same player can never race. A message is either asked (the caller
+waits for its answer: :meth:`Mailbox.ask`) or told (nobody waits:
+:meth:`Mailbox.tell`). After each message the table's
 state is saved (when it changed) and the messages it produced are sent; when
 saving fails, the message's caller gets that refusal instead of its answer.
 """
@@ -60,8 +62,8 @@ class Mailbox:
         self._queue.put_nowait(Envelope(handler, args, reply))
         return await reply
 
-    def post(self, handler: Handler, *args: Any) -> None:
-        """Queue ``handler(*args)`` without waiting for it."""
+    def tell(self, handler: Handler, *args: Any) -> None:
+        """Queue ``handler(*args)`` without waiting for it (nobody hears how it went)."""
         if not self.closed:
             self._queue.put_nowait(Envelope(handler, args, None))
 
@@ -69,7 +71,7 @@ class Mailbox:
         """Queue ``handler(*args)`` after ``delay`` seconds, replacing the timer ``name``."""
         self.cancel(name)
         loop = asyncio.get_running_loop()
-        self._timers[name] = loop.call_later(max(0.0, delay), self.post, handler, *args)
+        self._timers[name] = loop.call_later(max(0.0, delay), self.tell, handler, *args)
 
     def cancel(self, name: str) -> None:
         """Stop the timer ``name`` if it is set."""

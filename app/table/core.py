@@ -290,7 +290,7 @@ class TableCore:
             except Exception:
                 log.exception("table %s: probing the database failed", self.id)
         self._probe = None
-        self.mailbox.post(self._reachable_again)
+        self.mailbox.tell(self._reachable_again)
 
     async def _reachable_again(self) -> None:
         if not self.unavailable:

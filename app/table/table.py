@@ -1,23 +1,45 @@
-"""One table: every request about seats, watching, chat and closing.
+"""One table: every request about seats, watching, chat and closing, and the table's
+face to the code that hosts it.
 
 Each public coroutine here is a message: callers run it on the table's task
-with ``await table.ask(table.sit, ...)``, never directly. Playing the hand
-(turns, the clock, bots, the end of a hand) is :mod:`app.table.dealer`;
+with ``await table.ask(table.sit, ...)`` (waiting for its answer) or
+``table.tell(table.disconnected, ...)`` (not waiting), never directly. Playing
+the hand (turns, the clock, bots, the end of a hand) is :mod:`app.table.dealer`;
 state, storage and the one path chips take are :mod:`app.table.core`.
+
+Code outside ``app/table`` uses a table only through :class:`Table`'s face
+(``tests/test_layers.py`` holds it to that):
+
+- opening and restoring: ``Table(id, state, services, lease=, draining=)`` for a new
+  table, :meth:`Table.restore` for one as it was committed; then :meth:`Table.start`;
+- posting: :meth:`Table.ask` and :meth:`Table.tell`;
+- dealing and stopping here: :meth:`Table.drain`, :meth:`Table.deal_again`,
+  :meth:`Table.give_up`, :meth:`Table.stop`;
+- a tournament's table: :meth:`Table.attach_tournament`, :meth:`Table.take_assigned_seats`;
+- reading: :attr:`Table.state`, :attr:`Table.lease`, :attr:`Table.closed`,
+  :attr:`Table.lost`, :attr:`Table.unavailable`, :meth:`Table.summary`,
+  :meth:`Table.seats`.
+
+What a table emits (its messages, its lobby summary, losing its lease) goes to the
+callbacks of the :class:`TableServices` it is opened with.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 
+from app.errors import HoldemError
 from app.poker.blinds import PlayerStatus
 from app.poker.events import ActionKind
 from app.poker.fairness import verify_client_seed
 from app.table import projection
 from app.table.actor import Handler
+from app.table.assigned import TournamentHands
 from app.table.bots import BotSeats
 from app.table.core import TableCore, TableServices, person_of
 from app.table.dealer import Dealer
@@ -36,7 +58,14 @@ from app.table.state import Player, Successor, TableState, Viewer
 from app.table.store import Movement, Transfer
 from app.table.waiting import WaitingList
 
+# What code outside app/table takes from here (TableServices: what opening a table takes).
+__all__ = ["Attach", "Table", "TableServices"]
+
 log = logging.getLogger(__name__)
+
+Attach = Callable[["Table"], None]
+"""Called with a table before it does anything, by a feature that runs it (a tournament
+attaches its tables: :meth:`Table.attach_tournament`)."""
 
 
 def clean_text(text: str) -> str:
@@ -49,13 +78,33 @@ class Table:
     """A live table: the requests players send it, over its core, waiting list, bots
     and dealer."""
 
-    def __init__(self, table_id: str, state: TableState, services: TableServices) -> None:
+    def __init__(self, table_id: str, state: TableState, services: TableServices, *,
+                 lease: int | None = None, draining: bool = False) -> None:
+        """A table over ``state``, not started yet (see :meth:`start`); ``lease``: the
+        fencing token every write of it carries (see :mod:`app.realtime.leases`);
+        ``draining``: deal no new hand (see :meth:`drain`)."""
         self.id = table_id
         self.core = TableCore(table_id, state, services)
+        self.core.lease = lease
+        self.core.draining = draining
         self.waiting = WaitingList(self.core)
         self.bots = BotSeats(self.core)
         self.dealer = Dealer(self.core, waiting=self.waiting, bots=self.bots)
         self.core.rearm = self._rearm
+
+    @classmethod
+    async def restore(cls, table_id: str, state: TableState, services: TableServices, *,
+                      lease: int, draining: bool, attach: Attach | None = None) -> Table:
+        """A table as it was committed, after a restart or a move to this process, ready to
+        :meth:`start`: once ``attach`` ran, the stored hand in play goes on where it stood
+        or is void (``hand_voided``), and between hands whoever was leaving is paid out
+        (see :meth:`Dealer.recover`). Raises :class:`TableMoved` if the lease was lost
+        meanwhile."""
+        table = cls(table_id, state, services, lease=lease, draining=draining)
+        if attach is not None:
+            attach(table)
+        await table.dealer.recover()
+        return table
 
     # ---- plumbing -----------------------------------------------------------
 
@@ -75,6 +124,21 @@ class Table:
         return self.core.mailbox.closed
 
     @property
+    def lease(self) -> int | None:
+        """The fencing token of this process's lease on the table (None: no lease)."""
+        return self.core.lease
+
+    @property
+    def lost(self) -> bool:
+        """Whether the table was given up here: another process runs it now."""
+        return self.core.lost
+
+    @property
+    def unavailable(self) -> bool:
+        """Whether the table's storage is unreachable (requests are refused meanwhile)."""
+        return self.core.unavailable
+
+    @property
     def watchers(self) -> dict[str, int | None]:
         """Sessions watching, with their user (None: anonymous)."""
         return self.core.watchers
@@ -83,10 +147,24 @@ class Table:
         """Run one of this table's requests on its task and return the answer."""
         return await self.core.ask(handler, *args)
 
+    def tell(self, handler: Handler, *args: Any) -> None:
+        """Queue one of this table's messages on its task without waiting for it."""
+        self.core.mailbox.tell(handler, *args)
+
+    def summary(self) -> dict[str, Any]:
+        """The table as the lobby lists it (``TableSummary``)."""
+        return projection.summary(self.core)
+
+    def seats(self) -> list[dict[str, Any]]:
+        """Every taken seat as ``SeatPublic``."""
+        return projection.seats_public(self.core)
+
+    # ---- running here ---------------------------------------------------------
+
     async def start(self) -> None:
         """Start the table's task and, when it can, the first hand."""
         self.core.mailbox.start()
-        self.core.mailbox.post(self._resume)
+        self.core.mailbox.tell(self._resume)
 
     async def _resume(self) -> None:
         self.waiting.offer_free_seat()
@@ -97,6 +175,46 @@ class Table:
     def _rearm(self) -> None:
         self.waiting.rearm()
         self.dealer.rearm()
+
+    def drain(self) -> None:
+        """Deal no new hand here (the hand in play goes on): the process lets the table go."""
+        self.core.draining = True
+        self.core.mailbox.cancel("start")
+
+    def deal_again(self) -> None:
+        """The table stays after all: deal new hands again (undoes :meth:`drain`)."""
+        self.core.draining = False
+        self.tell(self._schedule_start)
+
+    async def _schedule_start(self) -> None:
+        self.dealer.schedule_start()
+
+    def give_up(self) -> asyncio.Future[None] | None:
+        """Another process owns the table now: stop here at once, sending nothing more
+        (see :meth:`TableCore.give_up`); the work of leaving it, if not given up already."""
+        return self.core.give_up()
+
+    async def stop(self, *, refusal: Callable[[], HoldemError] | None = None) -> None:
+        """Stop the table's task and timers here, after the messages already queued (its
+        state is stored); requests still waiting, and any after, get ``refusal()`` when
+        given (say, ``table_moved``), else what they got before."""
+        if refusal is not None:
+            self.core.mailbox.refusal = refusal
+        await self.core.stop()
+
+    # ---- a tournament's table ---------------------------------------------------
+
+    def attach_tournament(self, hands: TournamentHands) -> None:
+        """Make this a table of the tournament ``hands`` speaks for: it assigns the seats
+        and the stakes, and hears of every hand (before the table starts or restores)."""
+        self.dealer.tournament = hands
+
+    async def take_assigned_seats(self) -> None:
+        """At a tournament table: take the seats the tournament assigns now (arrivals sit
+        down during a hand too) and deal when a hand can start."""
+        if self.dealer.tournament is not None:
+            await self.dealer.take_seats()
+            self.dealer.schedule_start()
 
     def admitted(self, viewer: Viewer | None) -> bool:
         """Whether ``viewer`` may see and talk at this table (private: with the invite)."""

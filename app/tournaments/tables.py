@@ -1,10 +1,10 @@
 """The live side of running tournaments: their tables, their clocks, and the end.
 
-Each table of a running tournament is an ordinary table (the same
-:class:`~app.table.dealer.Dealer` and engine) whose config names the
-tournament. Its seats hold tournament chips, not credits: nobody buys in or
-cashes out there, so no chip movement it commits carries credits, and the
-ledger's credits stay in the prize pool. The table asks the tournament
+Each table of a running tournament is an ordinary :class:`~app.table.table.Table`
+(the same dealer and engine) whose config names the tournament, attached to it
+(:meth:`~app.table.table.Table.attach_tournament`). Its seats hold tournament chips,
+not credits: nobody buys in or cashes out there, so no chip movement it commits
+carries credits, and the ledger's credits stay in the prize pool. The table asks the tournament
 (:class:`TournamentHandsAt`, the table's
 :class:`~app.table.assigned.TournamentHands`) who sits where, and takes those
 seats itself (:func:`app.table.assigned.take_assigned_seats`); before each hand
@@ -137,7 +137,7 @@ class TournamentTables:
         if tournament_id is None:
             return
         number = int(table.id.removeprefix(tournament_id).removeprefix("t"))
-        table.dealer.tournament = TournamentHandsAt(self, tournament_id, number)
+        table.attach_tournament(TournamentHandsAt(self, tournament_id, number))
 
     # ---- one tick ----------------------------------------------------------------------
 
@@ -202,7 +202,7 @@ class TournamentTables:
         if table is None:
             await self._open(tournament_id, number)
         elif not table.closed:
-            table.core.mailbox.post(self._deal_when_ready, table)
+            table.tell(table.take_assigned_seats)
 
     async def _open(self, tournament_id: str, number: int) -> None:
         t = self.service.get(tournament_id)
@@ -214,13 +214,6 @@ class TournamentTables:
             tournament=tournament_id,
         )
         await self.tables.open(table_id(tournament_id, number), config, attach=self.attach)
-
-    async def _deal_when_ready(self, table: Table) -> None:
-        """Take the seats the tournament assigns (arrivals sit down during a hand too) and
-        deal when a hand can start."""
-        if table.dealer.tournament is not None:
-            await table.dealer.take_seats()
-            table.dealer.schedule_start()
 
     async def _close(self, table: Table, reason: str) -> None:
         try:
@@ -261,7 +254,7 @@ class TournamentTables:
         for other in touched - {number}:
             table = self.tables.tables.get(table_id(tournament_id, other))
             if table is not None and not table.closed:
-                table.core.mailbox.post(self._deal_when_ready, table)
+                table.tell(table.take_assigned_seats)
         if outcome.busted or outcome.moves or outcome.finished:
             await self.announce(tournament_id)
         await self._tell_busted(tournament_id, outcome.busted)

@@ -196,8 +196,8 @@ async def test_every_table_deals_its_next_hand_after_an_outage_whatever_it_was_d
                 await asyncio.sleep(4.0)  # past the next deal and the time-out
                 # Each table met the outage its own way: a refused action, a deal that
                 # could not be stored, a time-out that could not be stored.
-                live = [server.realtime.host.get(table.id).core for table in tables]
-                assert [core.unavailable for core in live] == [True, True, True]
+                live = [server.realtime.host.get(table.id) for table in tables]
+                assert [one.unavailable for one in live] == [True, True, True]
             finally:
                 await outage.end()
             dealt = await asyncio.gather(*(_deals_again(table, hands)

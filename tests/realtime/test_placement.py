@@ -16,7 +16,7 @@ from app.realtime.connections import Connections
 from app.realtime.hosting import TableHost
 from app.realtime.leases import Leases
 from app.realtime.lobby import Lobby
-from app.table.core import TableServices
+from app.table.table import TableServices
 
 LEASE_SECONDS = 3.0
 

@@ -7,7 +7,6 @@ from app.realtime import schemas
 from app.realtime.connections import LOBBY_ROOM
 from app.realtime.dispatch import Result
 from app.realtime.server import Realtime
-from app.table import projection
 from app.table.state import Viewer
 
 
@@ -28,7 +27,7 @@ def register(realtime: Realtime) -> None:
     @on("table:create", schemas.TableCreate)
     async def table_create(sid: str, viewer: Viewer, data: schemas.TableCreate) -> Result:
         table = await lobby.create(viewer, data)
-        return {"table": projection.summary(table.core),
+        return {"table": table.summary(),
                 "invite_code": table.state.config.invite_code}
 
     @on("table:quick-seat", schemas.QuickSeat)

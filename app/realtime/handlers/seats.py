@@ -3,12 +3,11 @@ in, the waiting list, top-ups and chat."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from app.realtime import schemas
 from app.realtime.dispatch import Result
 from app.realtime.server import Realtime
-from app.table.actor import Handler
 from app.table.state import Viewer
 from app.table.table import Table
 
@@ -37,7 +36,8 @@ def register(realtime: Realtime) -> None:
         table = host.get(data.table_id)
         return await lobby.sit(sid, viewer, table, data.seat, data.buy_in, data.invite_code)
 
-    def simple(event: str, request: Callable[[Table], Handler]) -> None:
+    def simple(event: str, request: Callable[[Table], Callable[[Viewer], Awaitable[Result]]]
+               ) -> None:
         async def handle(sid: str, viewer: Viewer, data: schemas.TableRef) -> Result:
             table = host.get(data.table_id)
             result: Result = await table.ask(request(table), viewer)
