@@ -130,8 +130,12 @@ class Mailer:
 
     async def _run(self) -> None:
         while True:
+            # asyncio.timeout, not wait_for: on Python 3.11, wait_for can turn a cancellation
+            # that meets its own time-out into TimeoutError, which would keep this loop
+            # running and leave close() waiting for it for ever.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), POLL_SECONDS)
+                async with asyncio.timeout(POLL_SECONDS):
+                    await self._wake.wait()
             self._wake.clear()
             try:
                 while await self.send_due():

@@ -152,7 +152,8 @@ class Realtime:
     def restarting(self, deadline: float | None = None) -> dict[str, Any]:
         """The body of ``server:restarting``: the most seconds until this process stops."""
         end = deadline if deadline is not None else self.host.begin_drain()
-        left = end - asyncio.get_running_loop().time()
+        # Rounded to the millisecond first: (now + 60) - now can come out a hair above 60.
+        left = round(end - asyncio.get_running_loop().time(), 3)
         return {"seconds": max(0, math.ceil(left))}
 
     async def stop(self) -> None:

@@ -243,3 +243,18 @@ async def test_stopping_the_sender_does_not_wait_for_a_stalled_mail_server(
         await mailer.close()
     (row,) = await _rows(database)
     assert row.status is MailStatus.PENDING and row.sent_at is None  # due at the next start
+
+
+async def test_stopping_the_sender_just_as_it_wakes_stops_it(
+    tmp_path: Path, database: Database
+) -> None:
+    # A commit wakes the sender in the same turn of the loop as the server stops it (the
+    # last mail settled on the way out): the stop must not be lost, or closing waits for
+    # the sender for ever.
+    mailer = Mailer(outbox_settings(tmp_path), database)
+    mailer.start()
+    await asyncio.sleep(0.05)  # the sender waits to be woken
+    mailer._wake.set()
+    closing = asyncio.create_task(mailer.close())
+    done, _ = await asyncio.wait({closing}, timeout=10)
+    assert closing in done, "the sender went on after it was stopped"
