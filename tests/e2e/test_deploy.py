@@ -29,6 +29,7 @@ class Watcher:
         self.url, self.token = url, token
         self.received: list[tuple[str, dict[str, Any]]] = []
         self.folding = False
+        self.folds: list[dict[str, Any]] = []  # the acks of the folds sent
         self.sio = socketio.AsyncClient(reconnection=False)
         self.sio.on("table:batch", self._batch)
         for name in ("table:event", "table:turn", "table:snapshot", "server:restarting"):
@@ -48,8 +49,10 @@ class Watcher:
         turn = data.get("turn") if name == "table:snapshot" else data
         if (self.folding and name in ("table:turn", "table:snapshot") and turn
                 and turn.get("legal_actions")):
-            await self.sio.emit("table:action", {"table_id": turn["table_id"],
-                                                 "hand_id": turn["hand_id"], "type": "fold"})
+            ack = await self.sio.call("table:action", {"table_id": turn["table_id"],
+                                                       "hand_id": turn["hand_id"],
+                                                       "type": "fold"}, timeout=15)
+            self.folds.append(ack)
 
     async def connect(self) -> Watcher:
         await self.sio.connect(self.url, auth={"token": self.token}, transports=["websocket"])
@@ -73,10 +76,11 @@ class Watcher:
             await self.sio.disconnect()
 
 
-async def _until(condition: Callable[[], Any], what: str) -> None:
+async def _until(condition: Callable[[], Any], what: str | Callable[[], str]) -> None:
     deadline = asyncio.get_running_loop().time() + WAIT
     while not condition():
-        assert asyncio.get_running_loop().time() < deadline, f"never: {what}"
+        assert asyncio.get_running_loop().time() < deadline, \
+            f"never: {what if isinstance(what, str) else what()}"
         await asyncio.sleep(0.05)
 
 
@@ -141,7 +145,8 @@ async def test_sigterm_keeps_every_socket_while_the_hand_ends_then_exits_0(
                 await player._message("table:turn", seen)
         await _until(lambda: any(e["hand_id"] == turn["hand_id"]
                                  for e in players[0].events("hand_ended")),
-                     "the hand in play ends")
+                     lambda: f"the hand in play ends (fold acks: {[p.folds for p in players]}, "
+                             f"last turns: {[p.last('table:turn') for p in players]})")
         # At the hand's end the process stops by itself, with status 0, dealing nothing.
         assert await asyncio.to_thread(server.process.wait, WAIT) == 0
         await _until(lambda: not any(p.sio.connected for p in players), "sockets closed")
