@@ -469,6 +469,11 @@ class TableHost:
         self._drops += 1
         self._elsewhere.pop(table_id, None)
 
+    async def stored_open(self, table_id: str) -> bool:
+        """Whether an open table with this id is stored, whoever runs it: here, elsewhere,
+        or nobody yet (its owner died, and the table waits for the next claim)."""
+        return table_id in self.tables or await self.leases.lease_of(table_id) is not None
+
     async def take_handed(self, table_id: str) -> None:
         """Run a table whose lease another process handed to this one (a move)."""
         if table_id in self.tables or self.draining:

@@ -198,9 +198,13 @@ class TournamentTables:
                 await self._close(table, "the tournament broke this table")
 
     async def _keep_open(self, tournament_id: str, number: int) -> None:
-        table = self.tables.tables.get(table_id(tournament_id, number))
+        tid = table_id(tournament_id, number)
+        table = self.tables.tables.get(tid)
         if table is None:
-            await self._open(tournament_id, number)
+            # Stored but not run here: the director before this one died with it, and
+            # its lease has not lapsed yet; a heartbeat claims it here once it has.
+            if not await self.tables.stored_open(tid):
+                await self._open(tournament_id, number)
         elif not table.closed:
             table.tell(table.take_assigned_seats)
 

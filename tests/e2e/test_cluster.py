@@ -26,10 +26,12 @@ import redis.asyncio as redis
 import socketio
 from sqlalchemy import func, select
 
+from app.admin.audit import audit
 from app.db import ledger
 from app.db.engine import Database
 from app.db.models import MailStatus, OutboxMail, utcnow
 from app.db.tables import HandRecord, ServerProcess, TableRecord
+from app.tournaments.tables import table_id as tournament_table
 from tests.conftest import free_port, fresh_postgres_database, random_secret
 from tests.e2e.test_crash import Server, _player
 from tests.e2e.test_outage import Outage
@@ -57,6 +59,8 @@ class Seat:
         self.server: Server | None = None
         self.acted = 0
         self.snapshots = 0
+        # The last ``table:snapshot`` received.
+        self.snapshot: dict[str, Any] | None = None
         # (arrival time, seq) of every table message with a seq.
         self.arrivals: list[tuple[float, int]] = []
         # Every ``server:restarting`` received.
@@ -98,6 +102,7 @@ class Seat:
             self.arrivals.append((asyncio.get_running_loop().time(), seq))
         if name == "table:snapshot":
             self.snapshots += 1
+            self.snapshot = data
         if name == "table:event":
             self.events.append({"hand_id": data.get("hand_id"), **data["event"]})
         if name == "table:snapshot" and data.get("turn"):
@@ -669,6 +674,104 @@ async def test_tournaments_answer_on_every_process(cluster: Cluster,
         await _until_async(lambda: http.get(f"/tournaments/{created[0]}"),
                            lambda r: r.json()["status"] != "registering", "the sit & go started")
     await player.close()
+
+
+async def test_a_takeover_of_a_tournament_table_announces_the_hand_it_voided(
+    cluster: Cluster, cluster_env: dict[str, str]
+) -> None:
+    # A heads-up sit & go of two people, each connected to a process that does not run
+    # it: a tournament's tables run on the process that runs the tournaments, so killing
+    # the table's owner kills the director too, and both roles move. A tournament's hand
+    # cannot go on after a takeover (its standings are only known to agree with the table
+    # between hands): it is voided, and the players who stayed connected are told so.
+    director, *elsewhere = cluster.servers  # the first to start runs the tournaments
+    async with httpx.AsyncClient(base_url=elsewhere[0].url) as http:
+        tokens = [await _player(http, n) for n in range(2)]
+    await _promote(cluster_env, "crash0@example.com")
+    seats = [Seat(token) for token in tokens]
+    for seat, server in zip(seats, elsewhere, strict=True):
+        await seat.connect(server)
+        seat.holding = True
+    admin = {"Authorization": f"Bearer {tokens[0]}"}
+    async with httpx.AsyncClient(base_url=elsewhere[0].url, headers=admin) as http:
+        created = await http.post("/admin/tournaments", json={
+            "name": "Killed heads-up", "kind": "sit_and_go", "table_size": 2, "buy_in": 10})
+        assert created.status_code == 201, created.text
+    tournament_id = created.json()["id"]
+    for seat in seats:
+        await seat.ok("tournament:register", {"tournament_id": tournament_id})
+    table_id = tournament_table(tournament_id, 1)
+
+    async def opened() -> int:
+        async with cluster.database.sessions() as session:
+            return int(await session.scalar(select(func.count()).select_from(TableRecord)
+                                            .where(TableRecord.id == table_id)) or 0)
+
+    await _until_async(opened, lambda count: count == 1, "the sit & go's table opened")
+    for seat in seats:
+        await seat.ok("table:join", {"table_id": table_id})
+    await _until(lambda: any(seat.held for seat in seats), "a turn waiting in a hand")
+    owner, _token = await cluster.lease(table_id)
+    assert owner is not None and cluster.by_pid(owner) is director
+    left = await cluster.stored(table_id)
+    assert left["current"] is not None, "no hand in play"
+    hand_id = left["current"]["id"]
+    assert {seat.held["hand_id"] for seat in seats if seat.held} == {hand_id}
+    # The blinds are in the pot; voided, the hand gives every seat back what it began with.
+    in_play = left["current"]["hand"]["seats"]
+    assert sum(s["contributed"] for s in in_play) > 0, in_play
+    began = {s["number"]: s["starting_stack"] for s in in_play}
+    assert {p["seat"]: p["stack"] for p in left["players"]} == began
+    director.kill()
+    assert (await cluster.stored(table_id))["current"]["id"] == hand_id
+    await cluster.moved(table_id, owner)
+
+    def voided(seat: Seat) -> list[str]:
+        return [str(e["hand_id"]) for e in seat.events if e["type"] == "hand_voided"]
+
+    await _until(lambda: all(voided(seat) for seat in seats),
+                 lambda: f"every connected player told hand {hand_id} was voided "
+                         f"({[seat.events[-3:] for seat in seats]})")
+    assert all(voided(seat) == [hand_id] for seat in seats), [voided(s) for s in seats]
+    assert not any(hand_id in _hands(seat, "hand_ended") for seat in seats)
+
+    def next_hand(seat: Seat) -> dict[str, Any] | None:
+        after = next(n for n, e in enumerate(seat.events) if e["type"] == "hand_voided")
+        return next((e for e in seat.events[after:] if e["type"] == "hand_started"), None)
+
+    # The tournament goes on, from the stacks the voided hand began with.
+    await _until(lambda: all(next_hand(seat) for seat in seats),
+                 "a next hand dealt after the voided one")
+    for seat in seats:
+        started = next_hand(seat)
+        assert started is not None and started["hand_id"] != hand_id
+        assert {s["seat"]: s["stack"] for s in started["seats"]} == began, (started, began)
+    async with httpx.AsyncClient(base_url=elsewhere[1].url) as http:
+        standings = (await http.get(f"/tournaments/{tournament_id}")).json()
+    assert {p["seat"]: p["chips"] for p in standings["players"]} == began, standings
+    # What a client that loads the table now sees.
+    seen = seats[0].snapshots
+    await seats[0].ok("table:join", {"table_id": table_id})
+    await _until(lambda: seats[0].snapshots > seen, "a fresh snapshot")
+    snapshot = seats[0].snapshot
+    assert snapshot is not None and snapshot["hand_id"] != hand_id
+    assert {s["seat"]: s["stack"] for s in snapshot["seats"]} == began, snapshot
+    for seat in seats:
+        seat.release()
+    await _playing(seats, 1)
+    for seat in seats:
+        await seat.close()
+    cluster.kill_all()
+    # The new director neither opened the table again beside the stored one, nor found
+    # the table's seats and the standings apart.
+    for server in elsewhere:
+        assert server.log is not None
+        said = server.log.read_text(encoding="utf-8", errors="replace")
+        for trouble in ("failed; the others play on", "the tournament says"):
+            assert trouble not in said, said[-3000:]
+    await cluster.check_books(table_id)
+    report = await audit(cluster.database)
+    assert report.balanced, report.describe()
 
 
 async def _promote(env: dict[str, str], email: str) -> None:
