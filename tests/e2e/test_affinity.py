@@ -192,6 +192,8 @@ async def test_a_moved_table_stays_for_the_cooldown_and_a_tournament_table_stays
                            lambda r: r.json()["tables"], "the sit & go started")
         tournament_table = (await http.get(f"/tournaments/{tournament}")).json()[
             "tables"][0]["table_id"]
+    await _until_async(lambda: cluster.leased(tournament_table), bool,
+                       "the tournament table stored and run")
     lease = await cluster.lease(tournament_table)
     elsewhere = next(_others(cluster, director))
     await entrant.connect(elsewhere, table=tournament_table)

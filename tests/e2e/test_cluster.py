@@ -196,6 +196,12 @@ class Cluster:
                                          .where(TableRecord.id == table_id))).one()
             return row.lease_owner, row.lease_token
 
+    async def leased(self, table_id: str) -> bool:
+        """Whether the table is stored with a process owning it."""
+        async with self.database.sessions() as session:
+            return await session.scalar(select(TableRecord.lease_owner)
+                                        .where(TableRecord.id == table_id)) is not None
+
     async def stored(self, table_id: str) -> dict[str, Any]:
         """The table's state as last committed."""
         async with self.database.sessions() as session:
@@ -790,9 +796,16 @@ async def _until_async(probe: Any, done: Any, what: str) -> None:
     raise AssertionError(f"never: {what}")
 
 
+def _not_moving(response: httpx.Response, answers: list[httpx.Response]) -> bool:
+    answers.append(response)
+    return not (response.status_code == 503
+                and response.json()["error"]["code"] == "table_moved")
+
+
 async def test_quick_seat_finds_the_table_another_process_runs(
     cluster: Cluster, cluster_env: dict[str, str]
 ) -> None:
+    closed_answers: list[httpx.Response] = []
     async with httpx.AsyncClient(base_url=cluster.servers[0].url) as http:
         tokens = [await _player(http, n) for n in range(3)]
     seats = [Seat(token) for token in tokens]
@@ -819,8 +832,12 @@ async def test_quick_seat_finds_the_table_another_process_runs(
             assert [t["table"]["table_id"] for t in live["items"]] == tables[:1], live
     elsewhere = next(s for s in cluster.servers if s is not cluster.by_pid(owner))
     async with httpx.AsyncClient(base_url=elsewhere.url, headers=admin) as http:
-        closed = await http.post(f"/admin/tables/{tables[0]}/close",
-                                 json={"reason": "maintenance"})
+        # A table on its way to the process its players reach answers table_moved (503,
+        # retry_after): the admin tries again, as the answer says.
+        await _until_async(lambda: http.post(f"/admin/tables/{tables[0]}/close",
+                                             json={"reason": "maintenance"}),
+                           lambda r: _not_moving(r, closed_answers), "the close answered")
+        closed = closed_answers[-1]
         assert closed.status_code == 200 and closed.json()["paid_out"] == 6000, closed.text
     listed = await seats[2].ok("lobby:list", {})
     assert listed["tables"] == []
