@@ -1118,15 +1118,23 @@ async def test_a_database_outage_moves_no_table(cluster: Cluster,
     await creator.close()
     leases = {t: await cluster.lease(t) for t in table_ids}
     assert len({owner for owner, _ in leases.values()}) == 3, leases
-    await cluster.database.dispose()
-    outage = Outage(cluster_env["DATABASE_URL"])
     # One process comes back later than the others (as a process whose next heartbeat
     # is due later does): the others must not take its table meanwhile.
-    late = cluster.servers[2]
+    await _outage_one_back_late(cluster, cluster_env, cluster.servers[2], 3 * LEASE_SECONDS)
+    assert {t: await cluster.lease(t) for t in table_ids} == leases
+
+
+async def _outage_one_back_late(
+    cluster: Cluster, cluster_env: dict[str, str], late: Server, seconds: float
+) -> None:
+    """The database goes away for ``seconds``; ``late`` is paused as it comes back and
+    resumed only once the two other processes beat again, then every process has settled."""
     assert late.process is not None
+    await cluster.database.dispose()
+    outage = Outage(cluster_env["DATABASE_URL"])
     await outage.begin()
     try:
-        await asyncio.sleep(3 * LEASE_SECONDS)  # the outage: every lease lapses
+        await asyncio.sleep(seconds)
         late.process.send_signal(signal.SIGSTOP)
     finally:
         await outage.end()
@@ -1141,7 +1149,6 @@ async def test_a_database_outage_moves_no_table(cluster: Cluster,
     finally:
         late.process.send_signal(signal.SIGCONT)
     await _settled_since(cluster, back)
-    assert {t: await cluster.lease(t) for t in table_ids} == leases
 
 
 async def test_a_hand_in_play_through_a_database_outage_stays_with_its_owner_and_goes_on(
@@ -1161,25 +1168,7 @@ async def test_a_hand_in_play_through_a_database_outage_stays_with_its_owner_and
     owner = cluster.by_pid(lease[0])
     assert owner.process is not None
     assert (await cluster.stored(table_id))["current"]["id"] == hand_id
-    await cluster.database.dispose()
-    outage = Outage(cluster_env["DATABASE_URL"])
-    await outage.begin()
-    try:
-        await asyncio.sleep(OUTAGE_SECONDS)
-        owner.process.send_signal(signal.SIGSTOP)
-    finally:
-        await outage.end()
-    back = utcnow()
-
-    async def beats() -> dict[str, Any]:
-        return await _heartbeats(cluster)
-
-    try:
-        await _until_async(beats, lambda seen: sum(b >= back for b in seen.values()) == 2,
-                           "the other two processes beating again")
-    finally:
-        owner.process.send_signal(signal.SIGCONT)
-    await _settled_since(cluster, back)
+    await _outage_one_back_late(cluster, cluster_env, owner, OUTAGE_SECONDS)
     assert await cluster.lease(table_id) == lease
     for seat in seats:
         seat.release()

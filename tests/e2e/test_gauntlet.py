@@ -99,7 +99,9 @@ def the_ledger_reconciles_after_every_batch(findings: Findings) -> None:
 
 
 def every_coercible_payload_is_refused_as_invalid_payload(findings: Findings) -> None:
-    assert findings.labels["coerced"] >= 10
+    # Some were sent: the seed fixes the requests, and the state of play which of them
+    # can be coerced (9 to 15 of 5,000 in the runs seen).
+    assert findings.labels["coerced"] >= 5
     assert not findings.coerced_accepted, findings.coerced_accepted[:5]
 
 
