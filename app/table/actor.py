@@ -47,6 +47,8 @@ class Mailbox:
         self._task: asyncio.Task[None] | None = None
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self.closed = False
+        # Refuse, unrun, the messages still queued once stopped (the table closed).
+        self._refuse_queued = False
         # What a request gets once the table has stopped here (another process may run it).
         self.refusal: Callable[[], HoldemError] = lambda: TableClosed("this table has closed")
 
@@ -90,16 +92,18 @@ class Mailbox:
         return timer is not None and not timer.cancelled() and timer.when() > (
             asyncio.get_running_loop().time())
 
-    async def stop(self) -> None:
-        """Stop reading the queue (after the messages already in it) and every timer."""
+    async def stop(self, *, run_queued: bool = True) -> None:
+        """Stop reading the queue and every timer: after the messages already in it, or
+        (``run_queued`` False) after the one running now, the others refused unrun."""
         self.closed = True
+        self._refuse_queued = self._refuse_queued or not run_queued
         self.cancel_all()
         self._queue.put_nowait(None)
         if self._task is not None and self._task is not asyncio.current_task():
             await self._task
 
     async def _run(self) -> None:
-        while True:
+        while not self._refuse_queued:
             envelope = await self._queue.get()
             if envelope is None:
                 break

@@ -299,9 +299,10 @@ class TableCore:
         log.info("table %s: the database answers again; resuming", self.id)
         self.rearm()
 
-    async def stop(self) -> None:
-        """Stop the table's task, its timers and any probe."""
+    async def stop(self, *, run_queued: bool = True) -> None:
+        """Stop the table's task, its timers and any probe; the messages already queued
+        run first, unless ``run_queued`` is False (then they are refused unrun)."""
         if self._probe is not None:
             self._probe.cancel()
             self._probe = None
-        await self.mailbox.stop()
+        await self.mailbox.stop(run_queued=run_queued)

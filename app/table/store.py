@@ -33,7 +33,7 @@ from app.db.engine import Database, bound_waits, is_sqlite
 from app.db.models import LedgerReason, Role, User, UserStatus, utcnow
 from app.db.tables import HandPlayer, HandRecord, TableRecord, TableStatus
 from app.metrics import Metrics
-from app.table.errors import TableLimit, TableMoved
+from app.table.errors import TableClosed, TableLimit, TableMoved
 
 HOUSE_EMAIL = "house@bots.invalid"
 
@@ -296,10 +296,13 @@ class TableStore:
         async with self.writer.turn, self.database.sessions() as session:
             connection = await session.connection()
             await bound_waits(connection)
-            # The state first: its fenced UPDATE refuses a stale owner before any chip
-            # moves (and locks the table's row, as a claim would, until the commit).
+            # The state first: its fenced UPDATE refuses a stale owner, or a table closed
+            # meanwhile, before any chip moves (and locks the table's row, as a claim
+            # would, until the commit).
             if not await _write_state(connection, table_id, state, token,
                                       closing=movement.closing):
+                if await _closed(connection, table_id):
+                    raise TableClosed("this table has closed")
                 _refused_log(table_id, token)
                 raise _moved(table_id)
             for buy_in in movement.buy_ins:
@@ -403,15 +406,25 @@ async def _write_state(
     connection: Any, table_id: str, state: dict[str, Any], token: int | None, *,
     closing: bool = False,
 ) -> bool:
-    """Write one table's state under its fence; whether the database accepted it."""
+    """Write one open table's state under its fence; whether the database accepted it.
+
+    A closed table is never written: no chip may come to rest there, as nothing would pay
+    it out again (PostgreSQL checks the status again on the row a concurrent close just
+    committed)."""
     values: dict[str, Any] = {"state": state, "updated_at": utcnow()}
     if closing:
         values.update(status=TableStatus.CLOSED, closed_at=utcnow())
     fence = (_TABLES.c.lease_token == token if token is not None
              else _TABLES.c.lease_owner.is_(None))
     result = await connection.execute(
-        update(_TABLES).where(_TABLES.c.id == table_id, fence).values(values))
+        update(_TABLES).where(_TABLES.c.id == table_id, _TABLES.c.status == TableStatus.OPEN,
+                              fence).values(values))
     return bool(result.rowcount == 1)
+
+
+async def _closed(connection: Any, table_id: str) -> bool:
+    status = await connection.scalar(select(_TABLES.c.status).where(_TABLES.c.id == table_id))
+    return bool(status == TableStatus.CLOSED)
 
 
 async def house_account(session: AsyncSession, *, bankroll: int = 0) -> int:

@@ -488,7 +488,9 @@ class Table:
         await self.core.move_chips(change)
         await self.core.out.flush()
         await self.services.on_summary(self.id, None)
-        await self.core.stop()
+        # Requests that queued while the close was committing (a sit, a bot's seat) would
+        # move chips at a closed table, where nothing pays them out again: refused unrun.
+        await self.core.stop(run_queued=False)
         return {"table_id": self.id, "paid_out": paid[-1]}
 
     @property

@@ -17,7 +17,9 @@ from sqlalchemy import func, select, update
 
 from app.config import Settings
 from app.db import ledger
+from app.db.models import User
 from app.db.tables import TableRecord, TableStatus
+from app.table.store import Movement
 from tests.conftest import Accounts, Mailbox
 from tests.realtime.harness import (
     Client,
@@ -183,6 +185,56 @@ async def test_the_player_who_opened_a_table_closes_it_while_nobody_sits_there(
     assert await server.realtime.lobby.listing() == []
     async with server.database.sessions() as session:
         assert await ledger.escrowed_at(session, bots) == 0
+
+
+async def _balance(server: LiveServer, user_id: int) -> int:
+    async with server.database.sessions() as session:
+        user = await session.get(User, user_id)
+        assert user is not None
+        return user.balance
+
+
+async def test_a_sit_that_waited_behind_the_close_of_its_table_is_refused_and_costs_nothing(
+    server: LiveServer, players: Accounts, connect: Any
+) -> None:
+    opener: Client = await connect(await players.player(verified=False))
+    player = await players.player(verified=False)
+    sitter: Client = await connect(player)
+    created = await opener.ok("table:create", {"name": "closing", "small_blind": 1,
+                                               "big_blind": 2})
+    table_id = created["table"]["table_id"]
+    before = await _balance(server, player.id)
+    # The close is held in its commit until the sit has queued behind it.
+    store, live = server.realtime.host.services.store, server.realtime.host.get(table_id)
+    closing, close_goes_on, sit_queued = asyncio.Event(), asyncio.Event(), asyncio.Event()
+    commit, ask = store.commit, live.ask
+
+    async def held_close(table: str, movement: Movement, state: dict[str, Any],
+                         **fence: Any) -> Any:
+        if movement.closing:
+            closing.set()
+            await close_goes_on.wait()
+        return await commit(table, movement, state, **fence)
+
+    async def noted_ask(handler: Any, *args: Any) -> Any:
+        if handler.__name__ == "sit":
+            sit_queued.set()  # set before the ask queues it, seen by the test only after
+        return await ask(handler, *args)
+
+    store.commit = held_close  # type: ignore[method-assign]
+    live.ask = noted_ask  # type: ignore[method-assign]
+    close = asyncio.create_task(opener.call("table:close", {"table_id": table_id}))
+    await closing.wait()
+    sit = asyncio.create_task(sitter.call("table:sit", {"table_id": table_id, "seat": 0,
+                                                        "buy_in": 100}))
+    await sit_queued.wait()
+    close_goes_on.set()
+    assert (await close)["ok"]
+    refused = await sit
+    assert refused["ok"] is False and refused["error"]["code"] == "table_closed", refused
+    assert await _balance(server, player.id) == before
+    async with server.database.sessions() as session:
+        assert await ledger.escrowed_at(session, table_id) == 0
 
 
 async def test_a_player_lists_the_tables_they_opened_or_sit_at(

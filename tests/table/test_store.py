@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
-from sqlalchemy import func, select
+import pytest
+from sqlalchemy import func, select, text
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db import ledger
 from app.db.engine import Database
-from app.db.models import User
+from app.db.models import LedgerReason, User
 from app.db.tables import TableRecord, TableStatus
 from app.poker.state import Stakes
-from app.table.errors import TableLimit
+from app.table.errors import TableClosed, TableLimit
 from app.table.state import TableConfig, TableState
-from app.table.store import TableStore
+from app.table.store import Movement, TableStore, Transfer
 
 LIMIT = 3
 
@@ -56,3 +60,77 @@ async def test_creations_racing_in_two_processes_never_pass_the_open_table_limit
     finally:
         for database in processes:
             await database.dispose()
+
+
+async def _table_and_player(database: Database, store: TableStore
+                            ) -> tuple[str, int, dict[str, Any]]:
+    """An open table (fencing token 1) and a player with 1,000 credits."""
+    player = await _owner(database)
+    async with database.sessions() as session:
+        await ledger.credit(session, player, 1_000, reason=LedgerReason.ADMIN_ADJUSTMENT,
+                            reference="test")
+        await session.commit()
+    state = TableState(TableConfig(name="t", seats=6, stakes=Stakes(1, 2), min_buy_in=40,
+                                   max_buy_in=200, action_seconds=20.0)).to_dict()
+    await store.create("t1", None, state["config"], state, lease_owner="p1")
+    return "t1", player, state
+
+
+async def _balance_and_escrow(database: Database, player: int, table_id: str) -> tuple[int, int]:
+    async with database.sessions() as session:
+        user = await session.get(User, player)
+        assert user is not None
+        return user.balance, await ledger.escrowed_at(session, table_id)
+
+
+async def test_no_buy_in_comes_to_rest_at_a_closed_table(database: Database) -> None:
+    store = TableStore(database)
+    table_id, player, state = await _table_and_player(database, store)
+    await store.commit(table_id, Movement(closing=True), state, token=1)
+    with pytest.raises(TableClosed):
+        await store.commit(table_id, Movement(buy_ins=(Transfer(player, 100),)), state,
+                           token=1)
+    assert await _balance_and_escrow(database, player, table_id) == (1_000, 0)
+
+
+async def test_a_buy_in_waiting_on_a_closing_table_is_refused_once_the_close_commits(
+    database: Database,
+) -> None:
+    if database.engine.dialect.name != "postgresql":
+        pytest.skip("row locks are PostgreSQL's; SQLite runs one process's tables")
+    # A second writer with the same fencing token (a twin that should not exist): its
+    # buy-in waits on the table's row while the close holds it, then finds it closed.
+    other = Database(database.engine.url.render_as_string(hide_password=False))
+    try:
+        closer, buyer = TableStore(database), TableStore(other)
+        table_id, player, state = await _table_and_player(database, closer)
+        holding, close_goes_on = asyncio.Event(), asyncio.Event()
+
+        async def hold(_session: AsyncSession) -> None:
+            holding.set()
+            await close_goes_on.wait()
+
+        close = asyncio.create_task(closer.commit(
+            table_id, Movement(closing=True, writes=(hold,)), state, token=1))
+        await holding.wait()
+        buy_in = asyncio.create_task(buyer.commit(
+            table_id, Movement(buy_ins=(Transfer(player, 100),)), state, token=1))
+        await _until_waiting_on_a_lock(database)
+        close_goes_on.set()
+        await close
+        with pytest.raises(TableClosed):
+            await buy_in
+        assert await _balance_and_escrow(database, player, table_id) == (1_000, 0)
+    finally:
+        await other.dispose()
+
+
+async def _until_waiting_on_a_lock(database: Database) -> None:
+    while True:
+        async with database.sessions() as session:
+            waiting = await session.scalar(text(
+                "SELECT count(*) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND wait_event_type = 'Lock'"))
+        if waiting:
+            return
+        await asyncio.sleep(0.01)
