@@ -103,15 +103,17 @@ class Mailbox:
             await self._task
 
     async def _run(self) -> None:
-        while not self._refuse_queued:
-            envelope = await self._queue.get()
-            if envelope is None:
-                break
-            await self._deliver(envelope)
+        while (envelope := await self._queue.get()) is not None:
+            if self._refuse_queued:
+                self._refuse(envelope)
+            else:
+                await self._deliver(envelope)
         while not self._queue.empty():
-            left = self._queue.get_nowait()
-            if left is not None and left.reply is not None and not left.reply.done():
-                left.reply.set_exception(self.refusal())
+            self._refuse(self._queue.get_nowait())
+
+    def _refuse(self, envelope: Envelope | None) -> None:
+        if envelope is not None and envelope.reply is not None and not envelope.reply.done():
+            envelope.reply.set_exception(self.refusal())
 
     async def _deliver(self, envelope: Envelope) -> None:
         try:
