@@ -165,7 +165,10 @@ while no person sits there (a table nobody uses also closes by itself after a wh
 While the server cannot reach its database, requests are refused with
 `service_unavailable` (and `retry_after` seconds), nothing changes, and the clocks stop;
 when it answers again the table resumes by itself, and the player to act is sent a fresh
-`table:turn`.
+`table:turn`. A change that moves credits can be stored as the connection drops, its
+refusal notwithstanding (a `table:sit` refused so may have seated you): the table then
+goes on from what the database holds, and every session watching it gets a fresh
+`table:snapshot`.
 
 ## Credits
 

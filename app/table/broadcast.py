@@ -157,6 +157,11 @@ class Broadcaster:
         while self._kept and self._kept[-1].seq > seq:
             self._kept.pop()
 
+    def forget_sent(self) -> None:
+        """Keep nothing for replay (the table went on from another stored state than the
+        one these messages led to): a client asking for what it missed gets a snapshot."""
+        self._kept.clear()
+
     async def flush(self) -> None:
         """Send everything sealed, in order."""
         ready, self._pending = self._pending[:self._sealed], self._pending[self._sealed:]

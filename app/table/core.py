@@ -6,7 +6,7 @@ table's requests) works on a :class:`TableCore`, never on each other's
 internals, so they stack in one direction: core, then waiting list and bots,
 then dealer, then :class:`~app.table.table.Table`.
 
-Two rules keep chips and what clients see honest:
+Three rules keep chips and what clients see honest:
 
 - **Chips move only through** :meth:`TableCore.move_chips`: it applies a change
   to the state, commits the chip movement it returns together with the new state
@@ -19,6 +19,12 @@ Two rules keep chips and what clients see honest:
   table stops its clocks, refuses requests with ``service_unavailable`` and
   probes the database; once it answers again the table re-arms its clocks from
   the stored state (the player to act gets a fresh clock) and plays on.
+- **A lost answer loses no chip.** A chip commit can fail after the database
+  committed it (the connection dropped during COMMIT). So after a chip commit
+  fails as unreachable, the table writes nothing until the database answers
+  again, then reads what it holds: if that is not the state the table last
+  stored, the commit landed, and the table goes on from the stored state as a
+  restart does (its watchers get a fresh snapshot).
 """
 
 from __future__ import annotations
@@ -74,6 +80,11 @@ async def _nothing() -> None:
     return None
 
 
+def _cannot_store() -> ServiceUnavailable:
+    return ServiceUnavailable("the table cannot store anything right now: "
+                              "try again in a few seconds", retry_after=5)
+
+
 def person_of(viewer: Viewer) -> Person:
     """How a connected user appears at a table."""
     return Person(viewer.user_id, viewer.public_id, viewer.name)
@@ -99,8 +110,14 @@ class TableCore:
         self.lost = False
         # Set by the table: re-arm clocks and timers from the state after a restore.
         self.rearm: Callable[[], None] = lambda: None
+        # Set by the table: go on from a stored state this table did not know it stored
+        # (see :meth:`_reachable_again`), as a restart would.
+        self.reload: Callable[[dict[str, Any]], Awaitable[None]] = lambda _state: _nothing()
         self._dirty = False
         self._saved = state.to_dict()
+        # A chip commit failed as unreachable: whether the database committed it is
+        # unknown until it answers again, and nothing is written meanwhile.
+        self._unsure = False
         # What the lobby was last told about the table (see _listing_changed).
         self._listed: tuple[Any, ...] | None = None
         self._probe: asyncio.Task[None] | None = None
@@ -150,8 +167,7 @@ class TableCore:
         if self.lost:
             raise self.mailbox.refusal()
         if self.unavailable:
-            raise ServiceUnavailable("the table cannot store anything right now: "
-                                     "try again in a few seconds", retry_after=5)
+            raise _cannot_store()
         return await handler(*args)
 
     # ---- seats ------------------------------------------------------------------
@@ -186,17 +202,26 @@ class TableCore:
         Returns the balance left after each buy-in, by account (None: the house).
         """
         try:
+            self._check_writable()
             movement = change()
             state = self.state.to_dict()
             balances = await self.services.store.commit(self.id, movement, state,
                                                         token=self.lease)
         except Exception as error:
+            # The database may have committed it all the same (its answer was lost).
+            self._unsure = self._unsure or is_unavailable(error)
             refusal = self._restore(error)
             if refusal is not None:
                 raise refusal from error
             raise
         self._stored(state)
         return balances
+
+    def _check_writable(self) -> None:
+        """Refuse to write while a chip commit's outcome is unknown: a write from this
+        state could overwrite the one the database holds, and with it the chips moved."""
+        if self._unsure:
+            raise _cannot_store()
 
     def _stored(self, state: dict[str, Any]) -> None:
         self._saved = state
@@ -216,8 +241,7 @@ class TableCore:
             log.warning("table %s: the database is unreachable (%s)", self.id,
                         type(error).__name__)
             self._become_unavailable()
-            refusal = ServiceUnavailable("the table cannot store anything right now: "
-                                         "try again in a few seconds", retry_after=5)
+            refusal = _cannot_store()
         elif not isinstance(error, HoldemError):
             log.error("table %s: storing failed", self.id, exc_info=error)
             refusal = InternalError("the table could not do that")
@@ -232,6 +256,7 @@ class TableCore:
         if self._dirty and not self.mailbox.closed:
             state = self.state.to_dict()
             try:
+                self._check_writable()
                 await self.services.store.save(self.id, state, token=self.lease)
             except Exception as error:
                 refusal = self._restore(error) or InternalError("the table could not do that")
@@ -295,9 +320,49 @@ class TableCore:
     async def _reachable_again(self) -> None:
         if not self.unavailable:
             return
+        if self._unsure:
+            try:
+                record = await self.services.store.table(self.id)
+            except Exception as error:
+                log.warning("table %s: reading its stored state failed (%s); probing again",
+                            self.id, type(error).__name__)
+                self._become_unavailable()
+                return
+            self._unsure = False
+            self.unavailable = False
+            if record is None:
+                await self._closed_meanwhile()
+                return
+            if TableState.from_dict(record.state).to_dict() != self._saved:
+                log.warning("table %s: its last chip commit was stored although it seemed "
+                            "to fail; going on from the stored state", self.id)
+                await self.reload(record.state)
+                return
         self.unavailable = False
         log.info("table %s: the database answers again; resuming", self.id)
         self.rearm()
+
+    def take_stored(self, stored: dict[str, Any]) -> None:
+        """Go on from ``stored``, what the database holds of the table but this table did
+        not know it stored (only for the table's reload, which then recovers the state as
+        a restart does): nothing sent before can be replayed, and the next seq is one no
+        client has seen."""
+        self.state = TableState.from_dict(stored)
+        self._saved = self.state.to_dict()
+        self._dirty = False
+        self.out.forget_sent()
+        # Stored with the next write: a client asking for what it missed since a seq it
+        # holds gets a snapshot (the stored state may be at a seq it has seen).
+        self._next_seq()
+
+    async def _closed_meanwhile(self) -> None:
+        """The table's close was committed although it seemed to fail: everyone was paid
+        out; tell the watchers and stop."""
+        log.warning("table %s: its close was stored although it seemed to fail", self.id)
+        self.unavailable = False
+        self.event({"type": "table_closed", "reason": "the table closed"})
+        await self.services.on_summary(self.id, None)
+        await self.stop(run_queued=False)
 
     async def stop(self, *, run_queued: bool = True) -> None:
         """Stop the table's task, its timers and any probe; the messages already queued

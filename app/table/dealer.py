@@ -572,18 +572,18 @@ class Dealer:
 
         await self.core.move_chips(change)
 
-    async def recover(self) -> None:
-        """After a restart or a move to another process (before the table's task runs):
-        the stored hand in play goes on where it stood (its clock starts again with the
-        task, :meth:`rearm`); a hand that cannot go on is void (``hand_voided``). Between
-        hands, whoever was leaving is settled, so the stored seats match the credits
-        held."""
+    async def recover(self, *, reason: str = "the server restarted") -> None:
+        """After a restart or a move to another process (before the table's task runs),
+        or once the table goes on from a state it did not know it stored: the stored hand
+        in play goes on where it stood (its clock starts again, :meth:`rearm`); a hand
+        that cannot go on is void (``hand_voided``, for ``reason``). Between hands,
+        whoever was leaving is settled, so the stored seats match the credits held."""
         current = self.state.current
         resumed = current is not None and self._resumable(current)
 
         def change() -> Movement:
             if not resumed:
-                self.void_hand("the server restarted")
+                self.void_hand(reason)
             self.state.offer = None
             if self.state.current is not None:
                 return Movement()

@@ -91,6 +91,7 @@ class Table:
         self.bots = BotSeats(self.core)
         self.dealer = Dealer(self.core, waiting=self.waiting, bots=self.bots)
         self.core.rearm = self._rearm
+        self.core.reload = self._reload
 
     @classmethod
     async def restore(cls, table_id: str, state: TableState, services: TableServices, *,
@@ -175,6 +176,21 @@ class Table:
     def _rearm(self) -> None:
         self.waiting.rearm()
         self.dealer.rearm()
+
+    async def _reload(self, stored: dict[str, Any]) -> None:
+        """Go on from ``stored``, the table as the database holds it, which this table did
+        not know it stored (a commit whose answer was lost), as a restart does: recover
+        it, resume, and give every watcher a fresh snapshot."""
+        self.core.take_stored(stored)
+        try:
+            await self.dealer.recover(reason="the table was restored from storage")
+            await self._resume()
+        finally:
+            # Even if recovering failed: the state is then the stored one again. Like every
+            # message, the snapshots are sent once the state they show is stored.
+            for sid, user_id in self.core.watchers.items():
+                self.core.out.to_session(sid, "table:snapshot",
+                                         projection.snapshot(self.core, self.dealer, user_id))
 
     def drain(self) -> None:
         """Deal no new hand here (the hand in play goes on): the process lets the table go."""

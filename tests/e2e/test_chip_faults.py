@@ -1,13 +1,17 @@
 """When storing fails, no chip is lost: the table goes back to what it last stored, the
-request is refused, and play resumes once storing works again."""
+request is refused, and play resumes once storing works again; when the database stored
+it after all (its answer was lost), the table goes on from what the database holds."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import func, select
 from sqlalchemy.exc import OperationalError
 
+from app.admin.audit import audit
 from app.db import ledger
+from app.db.tables import HandRecord
 from app.table.store import Movement, TableStore
 from tests.conftest import Accounts
 from tests.realtime.harness import LiveServer, is_event, seat_players
@@ -27,6 +31,30 @@ class FailingStore:
         if self.failing(movement):
             raise OperationalError("COMMIT", {}, ConnectionRefusedError("database is down"))
         return await self._commit(table_id, movement, state, **fence)
+
+
+class LostAnswer:
+    """Makes one chip commit (the first that ``lost`` picks) really commit, then fail as a
+    connection dropped before the database's answer came back; the database then seems
+    unreachable until ``down`` is set False."""
+
+    def __init__(self, store: TableStore, lost: Any) -> None:
+        self.lost = lost
+        self.down = False
+        self._commit, self._reachable = store.commit, store.reachable
+        store.commit = self.commit  # type: ignore[method-assign]
+        store.reachable = self.reachable  # type: ignore[method-assign]
+
+    async def commit(self, table_id: str, movement: Movement, state: dict[str, Any],
+                     **fence: Any) -> Any:
+        balances = await self._commit(table_id, movement, state, **fence)
+        if self.lost(movement):
+            self.lost, self.down = (lambda _movement: False), True
+            raise OperationalError("COMMIT", {}, ConnectionResetError("connection reset"))
+        return balances
+
+    async def reachable(self) -> bool:
+        return not self.down and await self._reachable()
 
 
 async def _balance(server: LiveServer, user_id: int) -> int:
@@ -94,3 +122,83 @@ async def test_a_hand_whose_end_cannot_be_stored_is_played_again_from_its_last_d
     assert seqs == sorted(set(seqs))
     async with server.database.sessions() as session:
         assert (await ledger.audit(session)).balanced
+
+
+async def test_a_buy_in_stored_though_its_commit_seemed_to_fail_seats_the_player(
+    server: LiveServer, players: Accounts, connect: Any
+) -> None:
+    table = await seat_players(players, connect, [1000, 1000])
+    turn = await table.turn()
+    person = await players.player(verified=False)
+    late = await connect(person)
+    await late.ok("table:join", {"table_id": table.id})
+    before = await _balance(server, person.id)
+    fault = LostAnswer(server.realtime.host.services.store,
+                       lambda movement: any(t.user_id == person.id for t in movement.buy_ins))
+    ack = await late.call("table:sit", {"table_id": table.id, "seat": 2, "buy_in": 500})
+    assert ack["error"]["code"] == "service_unavailable", ack
+    # The database took the buy-in; the table, not knowing, went back to no seat.
+    assert await _balance(server, person.id) == before - 500
+    live = server.realtime.host.get(table.id)
+    assert live.unavailable and not live.state.has_seat(person.id)
+    fault.down = False
+
+    def seated(snapshot: dict[str, Any]) -> bool:
+        return snapshot["table_id"] == table.id and any(
+            s["seat"] == 2 for s in snapshot["seats"])
+
+    mine = await late.wait_for("table:snapshot", seated, timeout=30)
+    theirs = await table.observer.wait_for("table:snapshot", seated)
+    for snapshot in (mine, theirs):
+        seat = next(s for s in snapshot["seats"] if s["seat"] == 2)
+        assert (seat["player"]["public_id"], seat["stack"]) == (person.public_id, 500), seat
+    assert mine["you"]["seat"] == 2 and mine["hand_id"] == turn["hand_id"]
+    retried = await late.call("table:sit", {"table_id": table.id, "seat": 2, "buy_in": 500})
+    assert retried["error"]["code"] == "already_seated", retried
+    # The hand in play goes on, then the next one is dealt.
+    actor = table.seats[turn["seat"]]
+    again = await actor.wait_for("table:turn", lambda t: t["seq"] > turn["seq"]
+                                 and t["legal_actions"] is not None)
+    assert again["hand_id"] == turn["hand_id"]
+    await actor.ok("table:action", {"table_id": table.id, "hand_id": again["hand_id"],
+                                    "type": "fold"})
+    ended = await table.hand_ended()
+    assert ended["hand_id"] == turn["hand_id"]
+    await late.wait_for("table:event", lambda e: is_event("hand_started", table.id)(e)
+                        and e["hand_id"] != turn["hand_id"])
+    async with server.database.sessions() as session:
+        assert await ledger.escrowed_at(session, table.id) == live.state.escrowed()
+    report = await audit(server.database)
+    assert report.balanced, report.describe()
+    # Closing the table pays the player back in full (the hand in play is void).
+    await server.realtime.host.close(table.id, "the test is over")
+    assert await _balance(server, person.id) == before
+
+
+async def test_a_hand_end_stored_though_its_commit_seemed_to_fail_is_not_played_again(
+    server: LiveServer, players: Accounts, connect: Any
+) -> None:
+    table = await seat_players(players, connect, [1000, 1000])
+    fault = LostAnswer(server.realtime.host.services.store,
+                       lambda movement: movement.hand is not None)
+    turn = await table.turn()
+    seen = len(table.observer.received)
+    ack = await table.seats[turn["seat"]].call("table:action", {
+        "table_id": table.id, "hand_id": turn["hand_id"], "type": "fold"})
+    assert ack["error"]["code"] == "service_unavailable", ack
+    # The database answers again: the table finds the hand's end stored.
+    fault.down = False
+    snapshot = await table.observer.wait_for(
+        "table:snapshot", lambda s: s["table_id"] == table.id, after=seen, timeout=30)
+    assert snapshot["hand_id"] is None
+    stacks = sorted(s["stack"] for s in snapshot["seats"])
+    assert stacks == [995, 1005], snapshot["seats"]
+    await table.observer.wait_for("table:event", lambda e: is_event("hand_started", table.id)(e)
+                                  and e["hand_id"] != turn["hand_id"])
+    live = server.realtime.host.get(table.id)
+    async with server.database.sessions() as session:
+        assert await ledger.escrowed_at(session, table.id) == live.state.escrowed() == 2000
+        assert await session.scalar(select(func.count()).select_from(HandRecord).where(
+            HandRecord.table_id == table.id)) == 1
+    report = await audit(server.database)
+    assert report.balanced, report.describe()
