@@ -87,8 +87,11 @@ class TableHost:
         self.leases = leases
         # Set with REDIS_URL: the other processes.
         self.cluster: Cluster | None = None
-        # Set by the tournaments: resume them once this process becomes their director.
+        # Set by the tournaments, for when this process becomes their director: load them
+        # before it takes their tables (a table deals from its tournament's standings),
+        # and start their clocks once it has.
         self.on_director: Callable[[], Awaitable[None]] = _nothing
+        self.directing: Callable[[], None] = lambda: None
         self._lock = lock
         self.live: set[str] = set()
         # The live processes as last read, with their table counts.
@@ -128,7 +131,7 @@ class TableHost:
                         "REDIS_URL on both to share the tables)")
             self._standby = asyncio.create_task(self._wait_for_lock(), name="tables:standby")
             return
-        await self._take_tables()
+        await self._direct_and(self._take_tables)
 
     async def _refuse_beside_a_cluster(self) -> None:
         others = [p for p in await self.leases.peers() if p.id != self.leases.process_id]
@@ -148,8 +151,7 @@ class TableHost:
                     continue
                 self.director = True
                 log.info("the process that ran the tables stopped: this one runs them now")
-                await self._take_tables()
-                await self.on_director()
+                await self._direct_and(self._take_tables)
                 return
             except Exception:
                 log.exception("taking the tables over failed; trying again")
@@ -284,10 +286,18 @@ class TableHost:
             log.info("this process now runs the tournaments")
             if self.cluster is not None:
                 await self.cluster.direct(3 * self.leases.lease_seconds)
-            await self._adopt_orphans()
-            await self.on_director()
+            await self._direct_and(self._adopt_orphans)
             return
         await self._adopt_orphans()
+
+    async def _direct_and(self, take_tables: Callable[[], Awaitable[None]]) -> None:
+        """Take tables; as the director, with the tournaments loaded before and their
+        clocks started after."""
+        if self.director:
+            await self.on_director()
+        await take_tables()
+        if self.director:
+            self.directing()
 
     async def _lost(self, table_id: str) -> None:
         """Another process runs the table now: stop it here and forget it."""

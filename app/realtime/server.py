@@ -125,14 +125,16 @@ class Realtime:
         tournaments (on the process that runs them)."""
         if self.cluster is not None:
             await self.cluster.start()
-        self.host.on_director = self._direct
+        self.host.on_director = self._resume_directed
+        self.host.directing = self._start_directed
         await self.host.start()
-        if self.host.director:
-            await self._direct()
 
-    async def _direct(self) -> None:
+    async def _resume_directed(self) -> None:
         for work in self.directed:
             await work.resume()
+
+    def _start_directed(self) -> None:
+        for work in self.directed:
             work.start()
 
     async def drain(self) -> None:

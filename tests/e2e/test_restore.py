@@ -8,7 +8,8 @@ import httpx
 
 from app.config import Settings
 from app.db import ledger
-from tests.conftest import Accounts, Mailbox
+from app.main import create_app
+from tests.conftest import Accounts, Mailbox, free_port
 from tests.realtime.harness import (
     Client,
     LiveServer,
@@ -74,3 +75,44 @@ async def test_a_restart_resumes_the_hand_in_play_and_keeps_every_seat_and_stack
             assert (await _held_and_audit(second, table.id))[1]
         finally:
             await again.disconnect()
+
+
+class Watched:
+    """Director's work that notes how many tables the process had when it was loaded and
+    when it was started."""
+
+    def __init__(self, server: LiveServer) -> None:
+        self.server = server
+        self.tables_when: dict[str, int] = {}
+
+    async def resume(self) -> None:
+        self.tables_when["resumed"] = len(self.server.realtime.host.tables)
+
+    def start(self) -> None:
+        self.tables_when["started"] = len(self.server.realtime.host.tables)
+
+    async def stop(self) -> None:
+        return None
+
+
+async def test_the_tournaments_load_before_the_tables_are_restored_and_run_after(
+    settings: Settings, mailbox: Mailbox
+) -> None:
+    # A restored tournament table deals from its tournament's standings: were its table
+    # restored first, its first hand would start before they were loaded.
+    settings = realtime_settings(settings)
+
+    async def connect(player: Any = None) -> Client:
+        return await Client(first.url, player).connect()
+
+    async with live_server(settings) as first, httpx.AsyncClient(base_url=first.url) as http:
+        table = await seat_players(Accounts(http, mailbox, first.app), connect, [500, 500])
+    second = LiveServer(create_app(settings), free_port())
+    watched = Watched(second)
+    second.realtime.directed.append(watched)
+    await second.start()
+    try:
+        assert table.id in second.realtime.host.tables
+        assert watched.tables_when == {"resumed": 0, "started": 1}
+    finally:
+        await second.stop()
