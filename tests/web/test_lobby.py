@@ -3,10 +3,11 @@ one with its invite), each a click away."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
-from playwright.async_api import expect
+from playwright.async_api import Route, expect
 
 from tests.conftest import Mailbox
 from tests.web.conftest import DESKTOP, PHONE, LiveServer, Visitors, screenshot_path, signed_in
@@ -66,3 +67,30 @@ async def test_the_lobby_lists_the_tables_you_sit_at_or_opened_and_closes_an_emp
     await expect(mine).to_have_count(1)
     listed = page.locator(f'#tables tr[data-table-id="{private_id.group(1)}"]')
     await expect(listed).to_have_count(0)
+
+
+async def test_the_lobby_buttons_wait_until_the_page_can_send(
+    visitors: Visitors, live_server: LiveServer, mailbox: Mailbox
+) -> None:
+    # Clicked before the lobby's script ran, "Sit me down" used to submit the form as a
+    # plain page load (back to the lobby, with the blinds in the address).
+    tab = await visitors.new()
+    page = tab.page
+    await signed_in(tab, mailbox, "Noor")
+    release = asyncio.Event()
+
+    async def hold(route: Route) -> None:
+        await release.wait()
+        await route.continue_()
+
+    await page.route("**/js/pages/lobby.js*", hold)
+    await page.goto("/", wait_until="commit")
+    sit_down = page.get_by_role("button", name="Sit me down")
+    create = page.locator("#create-form").get_by_role("button", name="Create table")
+    await expect(sit_down).to_be_disabled()
+    await expect(create).to_be_disabled()
+    release.set()
+    await expect(sit_down).to_be_enabled()
+    await expect(create).to_be_enabled()
+    await sit_down.click()
+    await page.wait_for_url(re.compile(r"/table/"))

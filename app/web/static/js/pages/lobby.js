@@ -125,14 +125,9 @@ function numbers(values, names) {
   return out;
 }
 
+// The forms' buttons come disabled, so nothing is sent before the page can send it: a
+// player's are enabled once their forms are bound; a guest's ask to log in.
 function setUpForms(socket) {
-  if (!user) {
-    document.getElementById("lobby-guest").hidden = false;
-    for (const button of document.querySelectorAll("[data-needs-user]")) {
-      button.disabled = true;
-      button.textContent = "Log in to play";
-    }
-  }
   bindForm(document.getElementById("quick-form"), async (values) => {
     const [small, big] = values.stakes.split("/").map(Number);
     const ack = await request(socket, "table:quick-seat", { small_blind: small, big_blind: big });
@@ -162,6 +157,11 @@ function setUpForms(socket) {
     createForm.querySelector("#create-bot_count").disabled = !event.target.checked;
     createForm.querySelector("#create-bot_style").disabled = !event.target.checked;
   });
+  for (const button of document.querySelectorAll("[data-needs-user]")) {
+    if (user) button.disabled = false;
+    else button.textContent = "Log in to play";
+  }
+  if (!user) document.getElementById("lobby-guest").hidden = false;
 }
 
 // The lobby comes in pages (fullest tables first); a few pages are plenty to choose from.
