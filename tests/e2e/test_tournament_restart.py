@@ -259,12 +259,17 @@ async def test_a_server_killed_when_the_standings_cannot_be_written_stores_no_ha
 
     assert await _disagreements(url, tid) == {}, "a hand was stored without its standings"
     await _reconciles(url, "after the kill")
-    second = await _serve(url, port)
+    second_log = tmp_path / "second.log"
+    second = await _serve(url, port, second_log)
     try:
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
-            over = (await _poll(http, f"/tournaments/{tid}",
-                                lambda r: r.status_code == 200
-                                and r.json()["status"] == "finished", 120)).json()
+            try:
+                over = (await _poll(http, f"/tournaments/{tid}",
+                                    lambda r: r.status_code == 200
+                                    and r.json()["status"] == "finished", 120)).json()
+            except AssertionError as error:
+                raise AssertionError(f"{error}; the restarted server logged:\n"
+                                     f"{second_log.read_text()[-6000:]}") from None
     finally:
         second.send_signal(signal.SIGTERM)
         await second.wait()
