@@ -57,15 +57,6 @@ class LostAnswer:
         return not self.down and await self._reachable()
 
 
-async def _balance(server: LiveServer, user_id: int) -> int:
-    async with server.database.sessions() as session:
-        from app.db.models import User
-
-        user = await session.get(User, user_id)
-        assert user is not None
-        return user.balance
-
-
 async def test_a_cash_out_that_cannot_be_stored_keeps_the_seat_and_its_chips(
     server: LiveServer, players: Accounts, connect: Any
 ) -> None:
@@ -92,7 +83,7 @@ async def test_a_cash_out_that_cannot_be_stored_keeps_the_seat_and_its_chips(
         assert ack["error"]["code"] == "service_unavailable"
         await table.seats[0].sio.sleep(0.1)
     assert ack["ok"] and ack["cashed_out"] == stack
-    assert await _balance(server, table.players[1].id) == 10_000 - 1000 + stack
+    assert await server.balance(table.players[1].id) == 10_000 - 1000 + stack
     async with server.database.sessions() as session:
         assert (await ledger.audit(session)).balanced
 
@@ -132,13 +123,13 @@ async def test_a_buy_in_stored_though_its_commit_seemed_to_fail_seats_the_player
     person = await players.player(verified=False)
     late = await connect(person)
     await late.ok("table:join", {"table_id": table.id})
-    before = await _balance(server, person.id)
+    before = await server.balance(person.id)
     fault = LostAnswer(server.realtime.host.services.store,
                        lambda movement: any(t.user_id == person.id for t in movement.buy_ins))
     ack = await late.call("table:sit", {"table_id": table.id, "seat": 2, "buy_in": 500})
     assert ack["error"]["code"] == "service_unavailable", ack
     # The database took the buy-in; the table, not knowing, went back to no seat.
-    assert await _balance(server, person.id) == before - 500
+    assert await server.balance(person.id) == before - 500
     live = server.realtime.host.get(table.id)
     assert live.unavailable and not live.state.has_seat(person.id)
     fault.down = False
@@ -172,7 +163,7 @@ async def test_a_buy_in_stored_though_its_commit_seemed_to_fail_seats_the_player
     assert report.balanced, report.describe()
     # Closing the table pays the player back in full (the hand in play is void).
     await server.realtime.host.close(table.id, "the test is over")
-    assert await _balance(server, person.id) == before
+    assert await server.balance(person.id) == before
 
 
 async def test_a_hand_end_stored_though_its_commit_seemed_to_fail_is_not_played_again(

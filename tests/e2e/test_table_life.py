@@ -17,7 +17,6 @@ from sqlalchemy import func, select, update
 
 from app.config import Settings
 from app.db import ledger
-from app.db.models import User
 from app.db.tables import TableRecord, TableStatus
 from app.table.store import Movement
 from tests.conftest import Accounts, Mailbox
@@ -187,13 +186,6 @@ async def test_the_player_who_opened_a_table_closes_it_while_nobody_sits_there(
         assert await ledger.escrowed_at(session, bots) == 0
 
 
-async def _balance(server: LiveServer, user_id: int) -> int:
-    async with server.database.sessions() as session:
-        user = await session.get(User, user_id)
-        assert user is not None
-        return user.balance
-
-
 async def test_a_sit_that_waited_behind_the_close_of_its_table_is_refused_and_costs_nothing(
     server: LiveServer, players: Accounts, connect: Any
 ) -> None:
@@ -203,7 +195,7 @@ async def test_a_sit_that_waited_behind_the_close_of_its_table_is_refused_and_co
     created = await opener.ok("table:create", {"name": "closing", "small_blind": 1,
                                                "big_blind": 2})
     table_id = created["table"]["table_id"]
-    before = await _balance(server, player.id)
+    before = await server.balance(player.id)
     # The close is held in its commit until the sit has queued behind it.
     store, live = server.realtime.host.services.store, server.realtime.host.get(table_id)
     closing, close_goes_on, sit_queued = asyncio.Event(), asyncio.Event(), asyncio.Event()
@@ -232,7 +224,7 @@ async def test_a_sit_that_waited_behind_the_close_of_its_table_is_refused_and_co
     assert (await close)["ok"]
     refused = await sit
     assert refused["ok"] is False and refused["error"]["code"] == "table_closed", refused
-    assert await _balance(server, player.id) == before
+    assert await server.balance(player.id) == before
     async with server.database.sessions() as session:
         assert await ledger.escrowed_at(session, table_id) == 0
 

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ValidationError
 
 from app.config import RateLimit, Settings
 from app.db.engine import Database
+from app.db.models import User
 from app.main import create_app
 from app.poker.cards import Deck
 from app.protocol import SERVER_EVENTS
@@ -95,6 +96,13 @@ class LiveServer:
     def database(self) -> Database:
         """The app's database."""
         return cast(Database, self.app.state.database)
+
+    async def balance(self, user_id: int) -> int:
+        """The credits an account holds now, as stored."""
+        async with self.database.sessions() as session:
+            user = await session.get(User, user_id)
+            assert user is not None
+            return user.balance
 
     async def start(self) -> None:
         """Serve until :meth:`stop`; tables deal from :attr:`decks`."""
