@@ -572,6 +572,9 @@ async def test_sigterm_to_every_process_at_once_voids_no_hand(cluster: Cluster) 
         seat.holding = True
     await _until(lambda: any(seat.held for seat in seats), "a turn waiting in a hand")
     hand_id = next(seat.held["hand_id"] for seat in seats if seat.held)
+    # The players on other processes may hear of the hand a moment after the one to act.
+    await _until(lambda: all(hand_id in _hands(seat, "hand_started") for seat in seats),
+                 f"every player told hand {hand_id} started")
     dealt = {seat: _hands(seat, "hand_started") for seat in seats}
     for server in cluster.servers:
         assert server.process is not None
@@ -591,7 +594,7 @@ async def test_sigterm_to_every_process_at_once_voids_no_hand(cluster: Cluster) 
     await _until(lambda: not any(seat.sio and seat.sio.connected for seat in seats),
                  "every socket closed")
     assert all(_hands(seat, "hand_started") == dealt[seat] for seat in seats), \
-        "a hand was dealt while draining"
+        f"a hand was dealt while draining: {[_hands(s, 'hand_started') - dealt[s] for s in seats]}"
     assert (await cluster.stored(table_id))["current"] is None
     await cluster.check_books(table_id)
     # The whole cluster starts again: the players come back and play on.
