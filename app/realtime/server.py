@@ -121,8 +121,8 @@ class Realtime:
         return self.host.cluster
 
     async def start(self) -> None:
-        """Join the other processes, take this process's tables, then resume the
-        tournaments (on the process that runs them)."""
+        """Join the other processes and take this process's tables; on the process that
+        runs the tournaments, load them before and start their clocks after."""
         if self.cluster is not None:
             await self.cluster.start()
         self.host.on_director = self._resume_directed
