@@ -28,7 +28,7 @@ import httpx  # noqa: E402
 
 from app.config import RateLimit, Settings  # noqa: E402
 from app.db.migrations import upgrade  # noqa: E402
-from tests.conftest import Accounts, Mailbox, fresh_postgres_database  # noqa: E402
+from tests.conftest import Accounts, Mailbox, scratch_database  # noqa: E402
 from tests.e2e.findings import Findings  # noqa: E402
 from tests.e2e.gauntlet import Gauntlet  # noqa: E402
 from tests.e2e.test_gauntlet import gauntlet_settings  # noqa: E402
@@ -71,13 +71,7 @@ def main() -> int:
     args = parser.parse_args()
     with ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="gauntlet-")))
-        if args.database_url:
-            import os
-
-            os.environ["TEST_DATABASE_URL"] = args.database_url
-            url = stack.enter_context(fresh_postgres_database("holdem_gauntlet"))
-        else:
-            url = f"sqlite+aiosqlite:///{folder / 'gauntlet.sqlite3'}"
+        url = scratch_database(stack, folder, "gauntlet", args.database_url)
         upgrade(url)
         found = asyncio.run(run(settings_for(url, folder), args.requests, args.seed,
                                 args.batch))

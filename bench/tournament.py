@@ -42,7 +42,6 @@ import contextlib
 import json
 import os
 import platform
-import secrets
 import subprocess
 import sys
 import tempfile
@@ -69,6 +68,8 @@ from bench.tournament_timing import (  # noqa: E402
     moves,
     silences,
 )
+from tests.conftest import free_port, random_secret, scratch_database  # noqa: E402
+from tests.e2e.test_crash import Server as ServerProcess  # noqa: E402
 
 GOAL_SECONDS = 10.0
 START_SECONDS = 60.0  # a server start on a busy machine
@@ -291,54 +292,30 @@ class Observer:
 # ---- the server -------------------------------------------------------------------------
 
 
-class Server:
-    """``holdem serve`` in its own process, on a fresh database."""
+class Server(ServerProcess):
+    """``holdem serve`` in its own process, on a fresh database, logging to ``folder``."""
 
     def __init__(self, database_url: str, port: int, folder: Path) -> None:
-        self.url = f"http://127.0.0.1:{port}"
-        self.port, self.folder = port, folder
-        self.log = folder / "server.log"
-        self.env = {**os.environ, "ENV": "development", "DATABASE_URL": database_url,
-                    "SECRET_KEY": secrets.token_urlsafe(48), "RATE_LIMITS_ENABLED": "false",
-                    "OUTBOX_DIR": str(folder / "outbox"), "REDIS_URL": "", "SMTP_HOST": "",
-                    "DRAIN_SECONDS": "0", "ARGON2_TIME_COST": "1", "ARGON2_MEMORY_KIB": "64",
-                    "ARGON2_PARALLELISM": "1"}
-        self.process: subprocess.Popen[bytes] | None = None
+        env = {**os.environ, "ENV": "development", "DATABASE_URL": database_url,
+               "SECRET_KEY": random_secret(), "RATE_LIMITS_ENABLED": "false",
+               "OUTBOX_DIR": str(folder / "outbox"), "REDIS_URL": "", "SMTP_HOST": "",
+               "DRAIN_SECONDS": "0", "ARGON2_TIME_COST": "1", "ARGON2_MEMORY_KIB": "64",
+               "ARGON2_PARALLELISM": "1"}
+        super().__init__(env, port, folder / "server.log")
 
     def holdem(self, *args: str) -> None:
         """Run a ``holdem`` command against the server's database."""
         subprocess.run([sys.executable, "-m", "app.cli", *args], cwd=ROOT, env=self.env,
                        check=True, capture_output=True, timeout=120)
 
-    async def start(self) -> None:
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port",
-                 str(self.port)], cwd=ROOT, env=self.env, stdout=log, stderr=log)
-        deadline = time.monotonic() + START_SECONDS
-        async with httpx.AsyncClient(base_url=self.url, timeout=CALL_SECONDS) as http:
-            while time.monotonic() < deadline:
-                with contextlib.suppress(httpx.TransportError):
-                    if (await http.get("/health")).status_code == 200:
-                        return
-                if self.process.poll() is not None:
-                    raise RuntimeError(f"the server exited while starting (see {self.log})")
-                await asyncio.sleep(0.1)
-        raise RuntimeError(f"the server did not start within {START_SECONDS:.0f} s")
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
+    def logged(self) -> str:
+        """What the server has written to its log so far."""
+        return self.log.read_text(errors="replace") if self.log and self.log.exists() else ""
 
     def errors_logged(self) -> int:
         """Lines of the server's log at level ERROR (tracebacks start with one)."""
-        text = self.log.read_text(errors="replace") if self.log.exists() else ""
-        return sum(" ERROR " in line or line.startswith("ERROR") for line in text.splitlines())
+        return sum(" ERROR " in line or line.startswith("ERROR")
+                   for line in self.logged().splitlines())
 
 
 async def login(http: httpx.AsyncClient, email: str) -> dict[str, Any]:
@@ -535,33 +512,18 @@ def main() -> int:
                      "registration is open")
     with ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="tournament-")))
-        if args.database_url:
-            os.environ["TEST_DATABASE_URL"] = args.database_url
-            from tests.conftest import fresh_postgres_database
-
-            url = stack.enter_context(fresh_postgres_database("holdem_tournament"))
-        else:
-            url = f"sqlite+aiosqlite:///{folder / 'tournament.sqlite3'}"
-        server = Server(url, args.port or _free_port(), folder)
+        url = scratch_database(stack, folder, "tournament", args.database_url)
+        server = Server(url, args.port or free_port(), folder)
         stack.callback(server.stop)
         bound = START_SECONDS + args.lead + args.timeout + 120
         try:
             summary = asyncio.run(asyncio.wait_for(run(args, server), bound))
         except Exception as error:
-            log = server.log.read_text(errors="replace")[-3000:] if server.log.exists() else ""
             print(json.dumps({"finished": False, "error": repr(error)}), file=sys.stdout)
-            print(log, file=sys.stderr)
+            print(server.logged()[-3000:], file=sys.stderr)
             return 1
     print(json.dumps(summary, indent=1))
     return 0 if summary["finished"] else 1
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ import socket
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import ExitStack, asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -67,13 +67,13 @@ async def _postgres_admin(url: str, *statements: str) -> None:
 
 @contextmanager
 def fresh_postgres_database(
-    prefix: str = "holdem_test", *, template: str | None = None
+    prefix: str = "holdem_test", *, template: str | None = None, server: str | None = None
 ) -> Iterator[str]:
-    """A new PostgreSQL database on the ``TEST_DATABASE_URL`` server, empty or a copy of
-    ``template`` (a database URL on the same server); dropped after."""
+    """A new PostgreSQL database on the ``server`` (default: ``TEST_DATABASE_URL``'s),
+    empty or a copy of ``template`` (a database URL on the same server); dropped after."""
     from tests.suite import POSTGRES_SKIP_REASON  # here: pytest imports it first, as a plugin
 
-    server_url = os.environ.get("TEST_DATABASE_URL")
+    server_url = server or os.environ.get("TEST_DATABASE_URL")
     if not server_url:
         pytest.skip(POSTGRES_SKIP_REASON)
     name = f"{prefix}_{uuid.uuid4().hex[:12]}"
@@ -83,6 +83,14 @@ def fresh_postgres_database(
         yield make_url(server_url).set(database=name).render_as_string(hide_password=False)
     finally:
         asyncio.run(_postgres_admin(server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def scratch_database(stack: ExitStack, folder: Path, name: str, server: str | None) -> str:
+    """A database for one benchmark run: a new one on the PostgreSQL ``server``, dropped
+    when ``stack`` closes, or (no server) a SQLite file in ``folder``."""
+    if server:
+        return stack.enter_context(fresh_postgres_database(f"holdem_{name}", server=server))
+    return f"sqlite+aiosqlite:///{folder / f'{name}.sqlite3'}"
 
 
 @pytest.fixture(scope="session")
