@@ -361,6 +361,14 @@ class TableCore:
         log.warning("table %s: its close was stored although it seemed to fail", self.id)
         self.unavailable = False
         self.event({"type": "table_closed", "reason": "the table closed"})
+        await self.end()
+
+    async def end(self) -> None:
+        """The table's close is stored: tell its watchers, leave the lobby and stop.
+        Requests that queued while the close was committing (a sit, a bot's seat) would
+        move chips at a closed table, where nothing pays them out again: refused unrun."""
+        self.out.seal()
+        await self.out.flush()
         await self.services.on_summary(self.id, None)
         await self.stop(run_queued=False)
 

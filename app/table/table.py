@@ -189,8 +189,7 @@ class Table:
             # Even if recovering failed: the state is then the stored one again. Like every
             # message, the snapshots are sent once the state they show is stored.
             for sid, user_id in self.core.watchers.items():
-                self.core.out.to_session(sid, "table:snapshot",
-                                         projection.snapshot(self.core, self.dealer, user_id))
+                self._snapshot_to(sid, user_id)
 
     def drain(self) -> None:
         """Deal no new hand here (the hand in play goes on): the process lets the table go."""
@@ -260,8 +259,7 @@ class Table:
         core, user_id = self.core, viewer.user_id if viewer else None
         missed = core.out.missed(since_seq, user_id) if since_seq is not None else None
         if missed is None:
-            core.out.to_session(sid, "table:snapshot",
-                                projection.snapshot(core, self.dealer, user_id))
+            self._snapshot_to(sid, user_id)
         else:
             for name, body in missed:
                 core.out.to_session(sid, name, body)
@@ -271,6 +269,10 @@ class Table:
             core.event({"type": "player_connection", "seat": player.seat, "connected": True})
         return {"table_id": self.id, "seq": self.state.seq,
                 "replayed": None if missed is None else len(missed)}
+
+    def _snapshot_to(self, sid: str, user_id: int | None) -> None:
+        self.core.out.to_session(sid, "table:snapshot",
+                                 projection.snapshot(self.core, self.dealer, user_id))
 
     def _watch(self, sid: str, viewer: Viewer | None) -> None:
         self.core.watchers[sid] = viewer.user_id if viewer else None
@@ -502,11 +504,7 @@ class Table:
             return Movement(payouts=tuple(payouts), closing=True)
 
         await self.core.move_chips(change)
-        await self.core.out.flush()
-        await self.services.on_summary(self.id, None)
-        # Requests that queued while the close was committing (a sit, a bot's seat) would
-        # move chips at a closed table, where nothing pays them out again: refused unrun.
-        await self.core.stop(run_queued=False)
+        await self.core.end()
         return {"table_id": self.id, "paid_out": paid[-1]}
 
     @property
