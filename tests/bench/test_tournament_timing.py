@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import doctest
 
+import pytest
+
 from bench import tournament_timing
 from bench.tournament_timing import Poll, Seen, figures, moves, runs, silences
 
@@ -57,12 +59,19 @@ def test_runs_pad_to_the_polls_around_them_when_asked() -> None:
     assert [(s.start, s.end) for s in runs(polls, keep, padded=True)] == [(2.0, 5.0)]
 
 
-def test_a_player_who_leaves_with_chips_and_sits_at_another_table_moved() -> None:
-    seen = [Seen(0.0, "t1", "ann", "sat", 1000), Seen(10.0, "t1", "ann", "left", 1400),
-            Seen(10.3, "t2", "ann", "sat", 1400)]
+@pytest.mark.parametrize(("seen", "move"), [
+    # A player who leaves with chips and sits at another table.
+    ([Seen(0.0, "t1", "ann", "sat", 1000), Seen(10.0, "t1", "ann", "left", 1400),
+      Seen(10.3, "t2", "ann", "sat", 1400)], ("t1", "t2", 0.3)),
+    # A player stood up by a table that broke, and seated elsewhere.
+    ([Seen(0.0, "t5", "ann", "sat", 1000), Seen(30.0, "t5", "ann", "left", 1200),
+      Seen(30.0, "t5", "", "closed"), Seen(30.4, "t2", "ann", "sat", 1200)], ("t5", "t2", 0.4)),
+], ids=["left-and-sat", "table-broke"])
+def test_a_player_who_leaves_a_table_with_chips_and_sits_at_another_moved(
+    seen: list[Seen], move: tuple[str, str, float]
+) -> None:
     found, unseated = moves(seen)
-    assert [(m.from_table, m.to_table, round(m.seconds, 3)) for m in found] == [
-        ("t1", "t2", 0.3)]
+    assert [(m.from_table, m.to_table, round(m.seconds, 3)) for m in found] == [move]
     assert unseated == []
 
 
@@ -70,15 +79,6 @@ def test_a_bust_and_a_table_closing_at_the_end_are_no_moves() -> None:
     seen = [Seen(5.0, "t1", "bob", "left", 0), Seen(50.0, "t1", "ann", "left", 22000),
             Seen(50.1, "t1", "", "closed")]
     assert moves(seen) == ([], [])
-
-
-def test_a_player_stood_up_by_a_table_that_broke_and_seated_elsewhere_moved() -> None:
-    seen = [Seen(0.0, "t5", "ann", "sat", 1000), Seen(30.0, "t5", "ann", "left", 1200),
-            Seen(30.0, "t5", "", "closed"), Seen(30.4, "t2", "ann", "sat", 1200)]
-    found, unseated = moves(seen)
-    assert [(m.from_table, m.to_table, round(m.seconds, 3)) for m in found] == [
-        ("t5", "t2", 0.4)]
-    assert unseated == []
 
 
 def test_a_seat_taken_before_the_old_one_is_left_is_a_move_without_a_wait() -> None:
