@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
+from playwright.async_api import Route, expect
 
 from tests.conftest import Mailbox
 from tests.web.conftest import LiveServer, Visitors, signed_in
@@ -90,3 +93,29 @@ async def test_a_page_cannot_be_framed_even_by_this_site(
         assert "holdem-server" not in await frame.content()
     assert any("frame-ancestors 'none'" in error for error in tab.errors), tab.errors
     tab.errors.clear()  # the refusal this test expects is the only console error
+
+
+async def test_a_form_used_before_its_page_is_ready_puts_nothing_in_the_address(
+    visitors: Visitors, live_server: LiveServer, mailbox: Mailbox
+) -> None:
+    # The account page's script first asks who is logged in; a form sent before it has
+    # bound the forms used to load the page again with the passwords in the address.
+    tab = await visitors.new()
+    await signed_in(tab, mailbox, "Early")
+    page = tab.page
+    release = asyncio.Event()
+    navigated: list[str] = []
+
+    async def hold(route: Route) -> None:
+        await release.wait()
+        await route.continue_()
+
+    await page.route("**/js/pages/account.js*", hold)
+    await page.goto("/account", wait_until="commit")
+    page.on("framenavigated", lambda frame: navigated.append(frame.url))
+    form = page.locator("#password-form")
+    await form.get_by_label("Current password", exact=True).fill("an old secret phrase")
+    await form.get_by_role("button", name="Change password").click()
+    release.set()
+    await expect(page.locator("#fact-email")).to_contain_text("@")  # the script ran
+    assert navigated == [] and "secret" not in page.url
