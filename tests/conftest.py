@@ -147,7 +147,14 @@ async def database_url(backend: Backend, tmp_path: Path) -> str:
 @pytest.fixture
 async def database(database_url: str) -> AsyncIterator[Database]:
     """The test's database, for arranging and checking rows directly."""
-    db = Database(database_url)
+    async with opened_database(database_url) as db:
+        yield db
+
+
+@asynccontextmanager
+async def opened_database(url: str) -> AsyncIterator[Database]:
+    """A :class:`Database` on ``url``, disposed of after."""
+    db = Database(url)
     try:
         yield db
     finally:

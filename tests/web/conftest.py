@@ -1,5 +1,10 @@
 """Browser tests: the whole app on a real uvicorn server on loopback, driven by
-headless Chromium through Playwright. Every test here is marked ``browser``."""
+headless Chromium through Playwright. Every test here is marked ``browser``.
+
+Each test process launches Chromium once: the browser tests run in the session's event
+loop, where one Playwright connection and one browser live, and each test opens browser
+contexts of its own (separate cookies and storage) and closes them after it.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 import uvicorn
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 from sqlalchemy import update
@@ -21,7 +27,14 @@ from app.config import Settings
 from app.db.engine import Database
 from app.db.models import Role, User
 from app.main import create_app
-from tests.conftest import PASSWORD, Mailbox, assert_ledger_reconciles, free_port, token_of
+from tests.conftest import (
+    PASSWORD,
+    Mailbox,
+    assert_ledger_reconciles,
+    free_port,
+    opened_database,
+    token_of,
+)
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -35,14 +48,17 @@ TIMEOUT_MS = 15_000
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark every test here that drives Chromium ``browser``; skip them without it, and
-    on PostgreSQL, which the API and e2e suites cover (the browser suite stays short)."""
+    """Mark every test here that drives Chromium ``browser`` and run it in the session's
+    event loop; skip them without Chromium, and on PostgreSQL, which the API and e2e
+    suites cover (the browser suite stays short)."""
     here = Path(__file__).parent
     for item in items:
         if here in Path(str(item.fspath)).parents and "browser" in getattr(
             item, "fixturenames", ()
         ):
             item.add_marker(pytest.mark.browser)
+            # In the shared browser's event loop: before the asyncio marker of auto mode.
+            item.add_marker(pytest.mark.asyncio(loop_scope="session"), append=False)
             callspec = getattr(item, "callspec", None)
             if callspec is not None and callspec.params.get("backend") == "postgresql":
                 item.add_marker(pytest.mark.skip(reason="browser tests run on SQLite only"))
@@ -101,9 +117,9 @@ def live_server(settings: Settings, server_settings: dict[str, Any]) -> Iterator
     asyncio.run(assert_ledger_reconciles(settings.database_url))
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def browser() -> AsyncIterator[Browser]:
-    """Headless Debian Chromium."""
+    """Headless Debian Chromium, one per test process."""
     async with async_playwright() as playwright:
         chromium = await playwright.chromium.launch(executable_path=str(CHROMIUM),
                                                     args=CHROMIUM_ARGS)
@@ -153,7 +169,7 @@ class Visitors:
             await context.close()
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="session")
 async def visitors(browser: Browser, live_server: LiveServer) -> AsyncIterator[Visitors]:
     """Browser contexts on the live server; any JavaScript error fails the test."""
     opened = Visitors(browser, live_server.base_url)
@@ -163,6 +179,13 @@ async def visitors(browser: Browser, live_server: LiveServer) -> AsyncIterator[V
             tab.check()
     finally:
         await opened.close()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def database(database_url: str) -> AsyncIterator[Database]:
+    """The test's database (tests/conftest.py's), opened in the browser tests' event loop."""
+    async with opened_database(database_url) as db:
+        yield db
 
 
 async def signed_in(tab: Tab, mailbox: Mailbox, name: str) -> None:
