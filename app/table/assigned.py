@@ -64,6 +64,11 @@ class TournamentHands(Protocol):
         """The hand and this table's new seats are stored: move the players the hand
         sent to other tables, tell who went out, finish the tournament if it is over."""
 
+    async def stored_after_all(self) -> None:
+        """The table found its last commit stored although it seemed to fail (and goes on
+        from the stored state): the tournament takes the hand's result if it was that
+        commit's, and does what :meth:`after_hand` would have done."""
+
 
 async def take_assigned_seats(core: TableCore, wanted: Mapping[int, AssignedSeat]) -> bool:
     """Make the table's seats ``wanted`` (between hands: every seat; during a hand: only

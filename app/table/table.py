@@ -183,6 +183,8 @@ class Table:
         it, resume, and give every watcher a fresh snapshot."""
         self.core.take_stored(stored)
         try:
+            if self.dealer.tournament is not None:
+                await self._tournament_stored_after_all(self.dealer.tournament)
             await self.dealer.recover(reason="the table was restored from storage")
             await self._resume()
         finally:
@@ -190,6 +192,15 @@ class Table:
             # message, the snapshots are sent once the state they show is stored.
             for sid, user_id in self.core.watchers.items():
                 self._snapshot_to(sid, user_id)
+
+    async def _tournament_stored_after_all(self, tournament: TournamentHands) -> None:
+        # Failing (the database gone again), the tournament assigns no seats until it has
+        # read its standings, which its next change does.
+        try:
+            await tournament.stored_after_all()
+        except Exception:
+            log.exception("table %s: its tournament could not take the stored result yet",
+                          self.id)
 
     def drain(self) -> None:
         """Deal no new hand here (the hand in play goes on): the process lets the table go."""

@@ -11,6 +11,10 @@ tournament's new standings go into the table's own transaction with the hand
 (:meth:`TournamentService.hand_ended`), so the stored hands and the stored
 standings always agree, whenever the process dies. Starting a hand only marks
 the table busy in memory: a restart voids the hands that were in play anyway.
+When that commit fails as the database's answer is lost, whether the standings
+were stored is not known: nothing more is written for the tournament until the
+stored row has been read and the hand's result made live if it is there
+(:meth:`TournamentService.confirmed`), so no stale standings overwrite it.
 
 Players appear in a tournament as ``user:<id>``; bots as ``bot:<name>``, and
 the house account pays their entries and receives their prizes.
@@ -27,13 +31,20 @@ import asyncio
 import logging
 import secrets
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from random import Random
 from typing import Any
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.engine import is_unavailable
+from app.errors import ServiceUnavailable
 from app.poker.state import Stakes
 from app.table.assigned import Commit
 from app.table.state import Person
+from app.table.store import Write
 from app.tournaments import deals
 from app.tournaments.deals import DealVote
 from app.tournaments.director import HandOutcome, Tournament
@@ -61,6 +72,23 @@ def bot_public_id(tournament_id: str, name: str) -> str:
     return f"bot-{tournament_id}-{name}"
 
 
+@dataclass(frozen=True, slots=True)
+class _Unconfirmed:
+    """A hand's result whose commit failed as unreachable: stored or not, unknown."""
+
+    table: int
+    work: Tournament
+    outcome: HandOutcome
+
+
+def _raising(error: Exception) -> Write:
+    """A write that fails the transaction it is part of with ``error``."""
+    async def write(_session: AsyncSession) -> None:
+        raise error
+
+    return write
+
+
 class TournamentService:
     """Every tournament of this process."""
 
@@ -79,6 +107,8 @@ class TournamentService:
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._deals: dict[str, DealVote] = {}
         self._clock_saved: dict[str, float] = {}
+        self._unconfirmed: dict[str, _Unconfirmed] = {}
+        self._confirmed: defaultdict[str, dict[int, HandOutcome]] = defaultdict(dict)
 
     # ---- life cycle -------------------------------------------------------------
 
@@ -150,7 +180,7 @@ class TournamentService:
         return entry
 
     async def _enter(self, tournament_id: str, player: str, payer: int, name: str) -> Entry:
-        async with self._locks[tournament_id]:
+        async with self._changing(tournament_id):
             work = self.copy(tournament_id)
             entry = work.register(player, rng=self.rng)
             rules = work.rules
@@ -162,7 +192,7 @@ class TournamentService:
 
     async def unregister(self, tournament_id: str, user_id: int) -> Entry:
         """Withdraw a user before the start; their buy-in and fee come back."""
-        async with self._locks[tournament_id]:
+        async with self._changing(tournament_id):
             work = self.copy(tournament_id)
             entry = work.unregister(user_key(user_id))
             await self.store.refund(tournament_id, [entry.id], work.to_dict())
@@ -171,7 +201,7 @@ class TournamentService:
 
     async def cancel(self, tournament_id: str) -> list[Entry]:
         """Cancel before the start: every entry gets its buy-in and fee back."""
-        async with self._locks[tournament_id]:
+        async with self._changing(tournament_id):
             work = self.copy(tournament_id)
             refunded = work.cancel()
             await self.store.refund(tournament_id, [e.id for e in refunded], work.to_dict())
@@ -187,7 +217,7 @@ class TournamentService:
         if len(t.entries) < t.rules.min_entrants:
             await self.cancel(tournament_id)
             return TournamentStatus.CANCELLED
-        async with self._locks[tournament_id]:
+        async with self._changing(tournament_id):
             work = self.copy(tournament_id)
             work.start(self.now(), rng=self.rng)
             await self.store.save(tournament_id, work.to_dict())
@@ -196,13 +226,13 @@ class TournamentService:
 
     async def save(self, tournament_id: str, work: Tournament) -> None:
         """Store a changed copy of a running tournament and make it the live state."""
-        async with self._locks[tournament_id]:
+        async with self._changing(tournament_id):
             await self.store.save(tournament_id, work.to_dict())
             self.tournaments[tournament_id] = work
 
     async def settle(self, tournament_id: str) -> dict[str, int]:
         """Pay a finished tournament's prizes from its pool; entry id to prize."""
-        async with self._locks[tournament_id]:
+        async with self._changing(tournament_id):
             t = self.get(tournament_id)  # a second caller finds it gone: nothing is paid twice
             if t.status is not TournamentStatus.FINISHED:
                 raise WrongTournamentState(f"expected finished, got {t.status.value}")
@@ -244,6 +274,16 @@ class TournamentService:
         become the live state once it succeeds. A hand the tournament does not wait for
         is committed alone and changes nothing here."""
         async with self._locks[tournament_id]:
+            try:
+                await self._confirm(tournament_id)
+            except Exception as error:
+                if not is_unavailable(error):
+                    raise
+                # The table hears it as from a commit the database could not take (it
+                # stores nothing, whenever the database answers again): it goes back to
+                # what it stored and ends the hand again once the database is back.
+                await commit((_raising(error),))
+                raise
             live = self.tournaments.get(tournament_id)
             if live is None or table not in live.in_hand:
                 await commit(())
@@ -259,14 +299,21 @@ class TournamentService:
                 live.hand_voided(table)
                 await commit(())
                 return HandOutcome((), (), False)
-            await commit((self.store.writing(tournament_id, work.to_dict()),))
+            try:
+                await commit((self.store.writing(tournament_id, work.to_dict()),))
+            except Exception as error:
+                # The table's refusal when the database did not answer (its cause the
+                # driver's error): the database may have stored it all the same.
+                if isinstance(error, ServiceUnavailable) or is_unavailable(error):
+                    self._unconfirmed[tournament_id] = _Unconfirmed(table, work, outcome)
+                raise
             self.tournaments[tournament_id] = work
             return outcome
 
     async def tick(self, tournament_id: str) -> None:
         """Move a running tournament's clock on to now; store it when the level changes
         and every few seconds, so a crash loses at most that much of the clock."""
-        async with self._locks[tournament_id]:
+        async with self._changing(tournament_id):
             work = self.copy(tournament_id)
             before = work.clock().index
             now = self.now()
@@ -281,7 +328,7 @@ class TournamentService:
         """A player still in agrees to split the prizes left by ICM (see
         :mod:`app.tournaments.deals`); the vote as it stands. When it is ``done`` the
         tournament is finished with the deal."""
-        async with self._locks[tournament_id]:
+        async with self._changing(tournament_id):
             vote = deals.agree(self.get(tournament_id), self._deals.get(tournament_id),
                                user_key(user_id), now=self.now())
             self._deals[tournament_id] = vote
@@ -292,6 +339,42 @@ class TournamentService:
                 self.tournaments[tournament_id] = work
                 del self._deals[tournament_id]
             return vote
+
+    def unconfirmed(self, tournament_id: str) -> bool:
+        """Whether a hand's result may be stored but is not live: the standings in memory
+        may be stale until the next change reads the stored row."""
+        return tournament_id in self._unconfirmed
+
+    async def confirmed(self, tournament_id: str) -> dict[int, HandOutcome]:
+        """The results of hands found stored although their commit seemed to fail, by
+        table, each given once: what the tables they moved, busted or finished still
+        have to hear (after reading the stored row, if a commit's fate is unknown)."""
+        async with self._changing(tournament_id):
+            return self._confirmed.pop(tournament_id, {})
+
+    @asynccontextmanager
+    async def _changing(self, tournament_id: str) -> AsyncIterator[None]:
+        """One change to a tournament at a time, made on what the database holds: a hand's
+        result whose commit's answer was lost is first found stored or not (raising what
+        reading raised, so nothing is written from standings that may be stale)."""
+        async with self._locks[tournament_id]:
+            await self._confirm(tournament_id)
+            yield
+
+    async def _confirm(self, tournament_id: str) -> None:
+        """Find a hand's result whose commit's answer was lost stored or not; make it live
+        if it is (under the tournament's lock)."""
+        unconfirmed = self._unconfirmed.get(tournament_id)
+        if unconfirmed is None:
+            return
+        stored = await self.store.stored(tournament_id)
+        del self._unconfirmed[tournament_id]
+        work = unconfirmed.work
+        if stored is not None and Tournament.from_dict(stored.state).to_dict() == work.to_dict():
+            log.warning("tournament %s: the result of table %d was stored although its "
+                        "commit seemed to fail", tournament_id, unconfirmed.table)
+            self.tournaments[tournament_id] = work
+            self._confirmed[tournament_id][unconfirmed.table] = unconfirmed.outcome
 
     def copy(self, tournament_id: str) -> Tournament:
         """A working copy of a tournament to change (and then store, as each change here

@@ -83,6 +83,10 @@ class TournamentHandsAt:
         if outcome is not None:
             await self.runner.after_hand(self.tournament_id, self.number, outcome)
 
+    async def stored_after_all(self) -> None:
+        """The table's hand result may have been stored after all: take it if so."""
+        await self.runner.after_confirmed_hands(self.tournament_id)
+
 
 class TournamentTables:
     """The tables and clocks of every running tournament of this process."""
@@ -165,6 +169,7 @@ class TournamentTables:
             t = self.service.get(tournament_id)
         if t.status is TournamentStatus.RUNNING:
             await self.service.tick(tournament_id)
+            await self.after_confirmed_hands(tournament_id)
             await self.sync_tables(tournament_id)
         elif t.status is TournamentStatus.FINISHED:
             await self.finish(tournament_id)
@@ -229,9 +234,11 @@ class TournamentTables:
 
     def assigned(self, tournament_id: str, number: int) -> dict[int, AssignedSeat] | None:
         """Who the tournament seats at its table ``number`` now (None once it is not
-        running: the table keeps its seats until it closes)."""
+        running: the table keeps its seats until it closes; None too while a hand's
+        result may be stored but is not live: the table waits for the standings)."""
         t = self.service.tournaments.get(tournament_id)
-        if t is None or t.status is not TournamentStatus.RUNNING:
+        if (t is None or t.status is not TournamentStatus.RUNNING
+                or self.service.unconfirmed(tournament_id)):
             return None
         seating = t.tables.get(number)
         seats: dict[int, AssignedSeat] = {}
@@ -251,6 +258,12 @@ class TournamentTables:
         task.add_done_callback(self._tasks.discard)
 
     # ---- after a hand ------------------------------------------------------------------
+
+    async def after_confirmed_hands(self, tournament_id: str) -> None:
+        """Do for each hand found stored although its commit seemed to fail what the end
+        of the hand did not (see :meth:`TournamentService.confirmed`)."""
+        for number, outcome in (await self.service.confirmed(tournament_id)).items():
+            await self.after_hand(tournament_id, number, outcome)
 
     async def after_hand(self, tournament_id: str, number: int, outcome: HandOutcome) -> None:
         """Poke the tables players moved between; announce busts; finish at the end."""

@@ -1,9 +1,11 @@
 """When storing fails, no chip is lost: the table goes back to what it last stored, the
 request is refused, and play resumes once storing works again; when the database stored
-it after all (its answer was lost), the table goes on from what the database holds."""
+it after all (its answer was lost), the table goes on from what the database holds, and
+at a tournament's table the tournament takes the hand's result too."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from sqlalchemy import func, select
@@ -13,7 +15,11 @@ from app.admin.audit import audit
 from app.db import ledger
 from app.db.tables import HandRecord
 from app.table.store import Movement, TableStore
+from app.tournaments.director import Tournament
+from app.tournaments.rules import Rules, TournamentKind
+from app.tournaments.tables import TournamentTables
 from tests.conftest import Accounts
+from tests.e2e.test_tournament_play import FOLD, LONG, Entrant, _until, entrants
 from tests.realtime.harness import LiveServer, is_event, seat_players
 
 
@@ -193,3 +199,54 @@ async def test_a_hand_end_stored_though_its_commit_seemed_to_fail_is_not_played_
             HandRecord.table_id == table.id)) == 1
     report = await audit(server.database)
     assert report.balanced, report.describe()
+
+
+async def _fold_the_first_turn(crowd: list[Entrant], table_id: str) -> dict[str, Any]:
+    """The first player asked to act at ``table_id`` folds; the ack."""
+    for _ in range(600):
+        for entrant in crowd:
+            turns = [d for n, d in entrant.client.received if n == "table:turn"
+                     and d["table_id"] == table_id and d["legal_actions"]]
+            if turns:
+                return dict(await entrant.client.call("table:action", {
+                    "table_id": table_id, "hand_id": turns[0]["hand_id"], "type": "fold"}))
+        await asyncio.sleep(0.05)
+    raise AssertionError("nobody was asked to act")
+
+
+async def test_a_tournament_hand_stored_though_its_commit_seemed_to_fail_counts_once(
+    server: LiveServer, players: Accounts, connect: Any
+) -> None:
+    tournaments: TournamentTables = server.app.state.tournaments
+    service = tournaments.service
+    tid = await service.create("Lost answer", Rules(
+        TournamentKind.SIT_AND_GO, LONG, table_size=2, buy_in=20), created_by=None)
+    people = [await players.player(verified=False) for _ in range(2)]
+    async with entrants(tournaments, tid, people, connect, FOLD, acting=False) as crowd:
+        await _until(lambda: all(e.tables for e in crowd), "both seated")
+        (table_id,) = set(crowd[0].tables)
+        watcher = crowd[0].client
+        first = await watcher.wait_for("table:event", is_event("hand_started", table_id),
+                                       timeout=30)
+        fault = LostAnswer(server.realtime.host.services.store,
+                           lambda movement: movement.hand is not None)
+        ack = await _fold_the_first_turn(crowd, table_id)
+        assert ack["error"]["code"] == "service_unavailable", ack
+        fault.down = False
+
+        # The table and the tournament both go on from the stored hand: the next hand
+        # is dealt with the stacks it left, the small blind's lost to the big blind.
+        second = await watcher.wait_for("table:event", lambda e: is_event(
+            "hand_started", table_id)(e) and e["hand_id"] != first["hand_id"], timeout=30)
+        assert not service.unconfirmed(tid)
+        stacks = sorted(service.get(tid).stacks(1).values())
+        assert stacks == [950, 1050], stacks
+        stored = await service.store.stored(tid)
+        assert stored is not None
+        assert sorted(Tournament.from_dict(stored.state).stacks(1).values()) == stacks
+        table = server.realtime.host.get(table_id)
+        assert sorted(p.stack for p in table.state.players.values()) == stacks
+        assert second["hand_id"] == table.state.current.id
+    async with server.database.sessions() as session:
+        assert await session.scalar(select(func.count()).select_from(HandRecord).where(
+            HandRecord.table_id == table_id)) == 1
