@@ -16,7 +16,9 @@ bench/loadclient.py, seats six per table and lets them play:
 
 - ``--mode pace``: the player whose turn it is acts ``--pace`` seconds after
   its ``table:turn`` arrives (about one action per table every 3 s);
-- ``--mode fast``: it acts as soon as its turn arrives.
+- ``--mode fast``: it acts as soon as its turn arrives, and holdem deals the next hand
+  0.1 s after one ends (``--hand-delay``; the server's own 3 s would leave it idle
+  between hands, bounded by the pause and not by its CPU: "saturated" would not be).
 
 With ``--servers N`` the players reach the servers as a proxy would send them:
 
@@ -81,6 +83,7 @@ CONNECT_CONCURRENCY = 64
 PHASE_TIMEOUT = 180.0  # connecting and seating 2,000 players; more get longer
 DRAIN_SECONDS = 15.0  # longest wait for the acks of actions already sent
 MAX_CLIENTS = 12_000  # the 10,000-player pace run, and a margin
+FAST_HAND_DELAY = 0.1  # seconds between hands in --mode fast, unless --hand-delay says
 MOVED_ATTEMPTS = 5  # a request refused with table_moved is sent again, as browsers do
 
 
@@ -630,6 +633,7 @@ def _summary(opts: Options, reports: list[dict[str, Any]], *, connected: int,
         "server_rss_mib": round(busy / 1024, 1),
         "kib_per_player": round((after_connect - before) / max(1, connected), 1),
         "generator_cpu_s": round(sum(r["cpu_seconds"] for r in reports), 1),
+        "hand_delay_s": opts.hand_delay if opts.target == "holdem" else None,
         "gc_threshold": opts.gc_threshold or "default",
         "gc_freeze_s": float(os.environ.get("GC_FREEZE_SECONDS", FREEZE_SECONDS)),
         "server_deflate": opts.server_deflate, "client_deflate": opts.client_deflate,
@@ -741,7 +745,8 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[
                    help="clients do not offer per-message deflate (browsers do)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--hand-delay", type=float, default=None,
-                   help="holdem: seconds between hands (default: the server's)")
+                   help=f"holdem: seconds between hands (default: {FAST_HAND_DELAY} in "
+                        "--mode fast, else the server's)")
     p.add_argument("--json", action="store_true", help="print each result as a JSON line")
     p.add_argument("--servers", type=int, default=1,
                    help="holdem: this many server processes sharing the tables (needs "
@@ -766,6 +771,8 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[
     # The servers read it when they start (bench/serving.py).
     os.environ["GC_FREEZE_SECONDS"] = str(args.gc_freeze)
     targets = ["bare", "holdem"] if args.compare else [args.target]
+    if args.hand_delay is None and args.mode == "fast":
+        args.hand_delay = FAST_HAND_DELAY
     runs = [
         Options(target=t, clients=args.clients, mode=args.mode, pace=args.pace,
                 warmup=0.0 if args.idle else args.warmup, duration=args.duration,
