@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 import uvicorn
-from playwright.async_api import Browser, BrowserContext, Page, async_playwright
+from playwright.async_api import Browser, BrowserContext, Page, Playwright, async_playwright
 from sqlalchemy import update
 
 from app.config import Settings
@@ -117,16 +117,36 @@ def live_server(settings: Settings, server_settings: dict[str, Any]) -> Iterator
     asyncio.run(assert_ledger_reconciles(settings.database_url))
 
 
+class SharedChromium:
+    """One headless Debian Chromium for the test process, launched again if it died."""
+
+    def __init__(self, playwright: Playwright) -> None:
+        self.playwright = playwright
+        self.running: Browser | None = None
+
+    async def get(self) -> Browser:
+        if self.running is None or not self.running.is_connected():
+            self.running = await self.playwright.chromium.launch(
+                executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        return self.running
+
+
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
-async def browser() -> AsyncIterator[Browser]:
-    """Headless Debian Chromium, one per test process."""
+async def chromium() -> AsyncIterator[SharedChromium]:
+    """The test process's Chromium (see :class:`SharedChromium`)."""
     async with async_playwright() as playwright:
-        chromium = await playwright.chromium.launch(executable_path=str(CHROMIUM),
-                                                    args=CHROMIUM_ARGS)
+        shared = SharedChromium(playwright)
         try:
-            yield chromium
+            yield shared
         finally:
-            await chromium.close()
+            if shared.running is not None:
+                await shared.running.close()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def browser(chromium: SharedChromium) -> Browser:
+    """Headless Chromium: the process's, each test in browser contexts of its own."""
+    return await chromium.get()
 
 
 @dataclass
