@@ -7,7 +7,8 @@ process of a cluster stopping at once, or one that runs no table). It asks each
 owner, with ``internal:hands-in-play``, for the hand in play at the tables its
 sessions watch (the tables' watch rooms), and waits until each of those hands has
 ended, or the drain's time is up. A hand dealt after the drain began is not waited
-for.
+for. An owner that cannot be asked (busy stopping too, say) is asked again: its
+silence is not taken for "no hand in play", which would drop its players mid-hand.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ log = logging.getLogger(__name__)
 ASK = "internal:hands-in-play"
 # How often a drain asks the owners whether the hands it waits for have ended.
 POLL_SECONDS = 0.25
+# In place of a hand id: the table's owner could not be asked (ask again).
+UNKNOWN = ""
 
 
 def watched_elsewhere(host: TableHost) -> set[str]:
@@ -39,8 +42,8 @@ async def hands_elsewhere(host: TableHost, table_ids: set[str] | None = None, *,
                           until: float) -> dict[str, str]:
     """The hand in play at each table run elsewhere that this process's sessions watch
     (``table_ids``: only those), as their owners answer by the loop time ``until``
-    (table id → hand id). A table whose owner cannot be found or asked in time is left
-    out: nothing to wait for."""
+    (table id → hand id). A table between hands, or run nowhere, is left out; one
+    whose owner could not be found or asked in time maps to :data:`UNKNOWN`."""
     if host.cluster is None:
         return {}
     tables = watched_elsewhere(host) if table_ids is None else table_ids
@@ -48,24 +51,27 @@ async def hands_elsewhere(host: TableHost, table_ids: set[str] | None = None, *,
     try:
         return await asyncio.wait_for(_ask_owners(host, tables), max(0.0, left))
     except TimeoutError:
-        return {}
+        return dict.fromkeys(tables, UNKNOWN)
 
 
 async def _ask_owners(host: TableHost, table_ids: set[str]) -> dict[str, str]:
     by_owner: defaultdict[str, list[str]] = defaultdict(list)
+    hands: dict[str, str] = {}
     for table_id in sorted(table_ids):
         try:
             owner = await host.owner(table_id)
-        except Exception:
+        except Exception as error:  # the lease store: a database or Redis error
+            log.info("draining: the owner of table %s is not known (%s)", table_id, error)
+            hands[table_id] = UNKNOWN
             continue
         if owner is not None:
             by_owner[owner].append(table_id)
-    hands: dict[str, str] = {}
     for owner, tables in by_owner.items():
         try:
             answer = await host.ask_process(owner, ASK, {"tables": tables})
-        except Exception as error:
+        except Exception as error:  # gone, too slow, or refusing: its own error says
             log.info("draining: %s did not say which hands are in play (%s)", owner, error)
+            hands.update(dict.fromkeys(tables, UNKNOWN))
             continue
         hands.update({str(k): str(v) for k, v in dict(answer.get("hands") or {}).items()})
     return hands
@@ -77,9 +83,22 @@ async def ended(host: TableHost, hands: dict[str, str], deadline: float) -> None
     loop = asyncio.get_running_loop()
     while hands and loop.time() < deadline:
         await asyncio.sleep(min(POLL_SECONDS, max(0.0, deadline - loop.time())))
-        still = await hands_elsewhere(host, set(hands), until=deadline)
-        hands = {table_id: hand for table_id, hand in hands.items()
-                 if still.get(table_id) == hand}
+        hands = still_waited_for(hands, await hands_elsewhere(host, set(hands),
+                                                              until=deadline))
+
+
+def still_waited_for(waited: dict[str, str], now: dict[str, str]) -> dict[str, str]:
+    """The hands to go on waiting for, given what the owners say is in play ``now``: a
+    table's hand that ended is done; an owner not asked yet or not answering again keeps
+    the wait; a table whose hand was not known waits for the one its owner now names."""
+    still = {}
+    for table_id, hand in waited.items():
+        said = now.get(table_id)
+        if said == UNKNOWN:
+            still[table_id] = hand
+        elif said is not None and hand in (said, UNKNOWN):
+            still[table_id] = said
+    return still
 
 
 def answer(host: TableHost, payload: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,63 @@
+"""A draining process waits for the hands its sessions play at tables run elsewhere, and
+takes an owner's silence for "ask again", never for "no hand in play"."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from app.realtime import hands_elsewhere
+from app.realtime.hands_elsewhere import UNKNOWN, ended, still_waited_for
+from app.table.errors import TableMoved
+
+
+class Owners:
+    """A host whose one other process answers ``internal:hands-in-play`` from a script:
+    each answer in turn a hand id, None (between hands) or an error raised."""
+
+    def __init__(self, *answers: str | Exception | None) -> None:
+        self.cluster = object()
+        self.answers = list(answers)
+        self.asked = 0
+
+    async def owner(self, table_id: str) -> str:
+        return "process-b"
+
+    async def ask_process(self, owner: str, event: str, payload: dict[str, Any]
+                          ) -> dict[str, Any]:
+        assert (owner, event, payload) == ("process-b", hands_elsewhere.ASK,
+                                           {"tables": ["t1"]})
+        answer = self.answers[min(self.asked, len(self.answers) - 1)]
+        self.asked += 1
+        if isinstance(answer, Exception):
+            raise answer
+        return {"ok": True, "hands": {} if answer is None else {"t1": answer}}
+
+
+def test_what_is_still_waited_for() -> None:
+    waited = {"ended": "h1", "same": "h2", "silent": "h3", "unknown": UNKNOWN,
+              "unknown-silent": UNKNOWN, "unknown-idle": UNKNOWN, "next": "h4"}
+    now = {"same": "h2", "silent": UNKNOWN, "unknown": "h5", "unknown-silent": UNKNOWN,
+           "next": "h9"}
+    assert still_waited_for(waited, now) == {
+        "same": "h2", "silent": "h3", "unknown": "h5", "unknown-silent": UNKNOWN}
+
+
+async def test_an_owner_that_cannot_be_asked_is_asked_again_until_its_hand_ends() -> None:
+    gone = TableMoved("the server running this table did not answer: try again")
+    host: Any = Owners(gone, "h1", gone, "h1", None)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 30
+    first = await hands_elsewhere.hands_elsewhere(host, {"t1"}, until=deadline)
+    assert first == {"t1": UNKNOWN}
+    await ended(host, first, deadline)
+    assert host.asked == 5  # returned only once the owner said the table is between hands
+    assert loop.time() < deadline
+
+
+async def test_the_wait_ends_with_the_drain_when_the_owner_never_answers() -> None:
+    host: Any = Owners(TableMoved("the server running this table is gone: try again"))
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 1
+    await ended(host, {"t1": "h1"}, deadline)
+    assert host.asked >= 2 and loop.time() >= deadline
