@@ -14,10 +14,12 @@ silence is not taken for "no hand in play", which would drop its players mid-han
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import defaultdict
 from typing import Any
 
+from app.errors import HoldemError
 from app.realtime.hosting import TableHost, watch_room
 from app.realtime.rooms import NAMESPACE
 
@@ -101,7 +103,20 @@ def still_waited_for(waited: dict[str, str], now: dict[str, str]) -> dict[str, s
     return still
 
 
-def answer(host: TableHost, payload: dict[str, Any]) -> dict[str, Any]:
+async def answer(host: TableHost, payload: dict[str, Any]) -> dict[str, Any]:
     """``internal:hands-in-play``: the hand in play at each of the tables asked about
-    that this process runs."""
-    return {"ok": True, "hands": host.hands_at(str(t) for t in payload.get("tables") or ())}
+    that this process runs, once each has done what it is doing now. A hand's end
+    clears the table's hand before its commit, and announces it after: answered in
+    between, "no hand" would let the asker close its sockets before ``hand_ended``
+    reached them."""
+    tables = [str(t) for t in payload.get("tables") or ()]
+    for table_id in tables:
+        table = host.tables.get(table_id)
+        if table is not None and not table.closed:
+            with contextlib.suppress(HoldemError):  # closed meanwhile: no hand there
+                await table.core.mailbox.ask(_done)
+    return {"ok": True, "hands": host.hands_at(tables)}
+
+
+async def _done() -> None:
+    """Nothing: run on a table's task, it returns once what was queued before has run."""

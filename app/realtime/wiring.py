@@ -93,7 +93,7 @@ def _join_cluster(realtime: Realtime, redis_url: str) -> Cluster:
         return {"ok": True, "tables": realtime.lobby.mine_here(int(payload["user_id"]))}
 
     async def hands_in_play(payload: dict[str, Any]) -> dict[str, Any]:
-        return hands_elsewhere.answer(host, payload)
+        return await hands_elsewhere.answer(host, payload)
 
     dispatcher.internal["internal:remove-user"] = remove_user
     dispatcher.internal["internal:lobby-mine"] = lobby_mine

@@ -1,5 +1,6 @@
 """A draining process waits for the hands its sessions play at tables run elsewhere, and
-takes an owner's silence for "ask again", never for "no hand in play"."""
+takes an owner's silence for "ask again", never for "no hand in play"; an owner says a
+hand is over only once its end is announced."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ from typing import Any
 from app.realtime import hands_elsewhere
 from app.realtime.hands_elsewhere import UNKNOWN, ended, still_waited_for
 from app.table.errors import TableMoved
+from app.table.store import Movement
+from tests.conftest import Accounts
+from tests.realtime.harness import LiveServer, is_event, seat_players
 
 
 class Owners:
@@ -61,3 +65,37 @@ async def test_the_wait_ends_with_the_drain_when_the_owner_never_answers() -> No
     deadline = loop.time() + 1
     await ended(host, {"t1": "h1"}, deadline)
     assert host.asked >= 2 and loop.time() >= deadline
+
+
+async def test_an_owner_says_a_hand_is_over_only_once_its_end_is_announced(
+    server: LiveServer, players: Accounts, connect: Any
+) -> None:
+    table = await seat_players(players, connect, [1000, 1000])
+    store = server.realtime.host.services.store
+    committing, release = asyncio.Event(), asyncio.Event()
+    commit = store.commit
+
+    async def held(table_id: str, movement: Movement, state: dict[str, Any],
+                   **fence: Any) -> Any:
+        if movement.hand is not None:  # the hand's end: the table reads as between hands
+            committing.set()
+            await release.wait()
+        return await commit(table_id, movement, state, **fence)
+
+    store.commit = held  # type: ignore[method-assign]
+    turn = await table.turn()
+    folding = asyncio.create_task(table.seats[turn["seat"]].call("table:action", {
+        "table_id": table.id, "hand_id": turn["hand_id"], "type": "fold"}))
+    try:
+        await asyncio.wait_for(committing.wait(), 10)
+        live = server.realtime.host.get(table.id)
+        assert live.state.current is None  # what a bare look at the table would answer
+        asking = asyncio.create_task(hands_elsewhere.answer(server.realtime.host,
+                                                            {"tables": [table.id]}))
+        await asyncio.sleep(0.3)
+        assert not asking.done(), "answered while the hand's end was not announced yet"
+    finally:
+        release.set()
+    assert await asking == {"ok": True, "hands": {}}
+    assert (await folding)["ok"]
+    await table.observer.wait_for("table:event", is_event("hand_ended", table.id))
