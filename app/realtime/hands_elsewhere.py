@@ -114,9 +114,5 @@ async def answer(host: TableHost, payload: dict[str, Any]) -> dict[str, Any]:
         table = host.tables.get(table_id)
         if table is not None and not table.closed:
             with contextlib.suppress(HoldemError):  # closed meanwhile: no hand there
-                await table.core.mailbox.ask(_done)
+                await table.caught_up()
     return {"ok": True, "hands": host.hands_at(tables)}
-
-
-async def _done() -> None:
-    """Nothing: run on a table's task, it returns once what was queued before has run."""

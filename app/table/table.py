@@ -152,6 +152,11 @@ class Table:
         """Queue one of this table's messages on its task without waiting for it."""
         self.core.mailbox.tell(handler, *args)
 
+    async def caught_up(self) -> None:
+        """Return once what this table was given to do before has run, and the messages
+        it made have been sent (refused, as any request, once the table is closed)."""
+        await self.core.mailbox.ask(_caught_up)
+
     def summary(self) -> dict[str, Any]:
         """The table as the lobby lists it (``TableSummary``)."""
         return projection.summary(self.core)
@@ -551,3 +556,7 @@ class Table:
         if at_once:
             await self.dealer.pay_out_early(player)
         self.dealer.act_for_absent()
+
+
+async def _caught_up() -> None:
+    """Nothing, run on the table's task after what was queued before it."""
