@@ -21,26 +21,23 @@ def _lost() -> OperationalError:
     return OperationalError("COMMIT", {}, ConnectionResetError("connection reset"))
 
 
+async def _commit(database: Database, writes: tuple[Write, ...]) -> None:
+    async with database.sessions() as session:
+        for write in writes:
+            await write(session)
+        await session.commit()
+
+
 def _committing(database: Database, *, lands: bool) -> Any:
     """A table's commit of a hand that fails as its answer is lost, having stored the
     tournament's writes (``lands``) or not."""
 
     async def commit(writes: tuple[Write, ...]) -> None:
         if lands:
-            async with database.sessions() as session:
-                for write in writes:
-                    await write(session)
-                await session.commit()
+            await _commit(database, writes)
         raise _lost()
 
     return commit
-
-
-async def _commit(database: Database, writes: tuple[Write, ...]) -> None:
-    async with database.sessions() as session:
-        for write in writes:
-            await write(session)
-        await session.commit()
 
 
 async def _stored_stacks(service: TournamentService, tid: str) -> dict[int, int]:

@@ -20,7 +20,14 @@ from typing import Any
 import pytest
 import pytest_asyncio
 import uvicorn
-from playwright.async_api import Browser, BrowserContext, Page, Playwright, async_playwright
+from playwright.async_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    Playwright,
+    Route,
+    async_playwright,
+)
 from sqlalchemy import update
 
 from app.config import Settings
@@ -228,6 +235,19 @@ async def as_admin(database: Database, name: str) -> None:
         await session.execute(update(User).where(User.display_name == name)
                               .values(role=Role.ADMIN))
         await session.commit()
+
+
+async def held_script(page: Page, script: str) -> asyncio.Event:
+    """Hold back the page script ``script`` (e.g. ``lobby.js``) of ``page`` until the
+    event returned is set: the page as it is before its script has run."""
+    release = asyncio.Event()
+
+    async def hold(route: Route) -> None:
+        await release.wait()
+        await route.continue_()
+
+    await page.route(f"**/js/pages/{script}*", hold)
+    return release
 
 
 def screenshot_path(name: str) -> Path:

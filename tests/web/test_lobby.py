@@ -3,14 +3,21 @@ one with its invite), each a click away."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 
 import pytest
-from playwright.async_api import Route, expect
+from playwright.async_api import expect
 
 from tests.conftest import Mailbox
-from tests.web.conftest import DESKTOP, PHONE, LiveServer, Visitors, screenshot_path, signed_in
+from tests.web.conftest import (
+    DESKTOP,
+    PHONE,
+    LiveServer,
+    Visitors,
+    held_script,
+    screenshot_path,
+    signed_in,
+)
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
@@ -77,13 +84,7 @@ async def test_the_lobby_buttons_wait_until_the_page_can_send(
     tab = await visitors.new()
     page = tab.page
     await signed_in(tab, mailbox, "Noor")
-    release = asyncio.Event()
-
-    async def hold(route: Route) -> None:
-        await release.wait()
-        await route.continue_()
-
-    await page.route("**/js/pages/lobby.js*", hold)
+    release = await held_script(page, "lobby.js")
     await page.goto("/", wait_until="commit")
     sit_down = page.get_by_role("button", name="Sit me down")
     create = page.locator("#create-form").get_by_role("button", name="Create table")

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
-from playwright.async_api import Route, expect
+from playwright.async_api import expect
 
 from tests.conftest import Mailbox
-from tests.web.conftest import LiveServer, Visitors, signed_in
+from tests.web.conftest import LiveServer, Visitors, held_script, signed_in
 
 ESCAPES = [
     "/%5Cevil.example",
@@ -103,14 +101,8 @@ async def test_a_form_used_before_its_page_is_ready_puts_nothing_in_the_address(
     tab = await visitors.new()
     await signed_in(tab, mailbox, "Early")
     page = tab.page
-    release = asyncio.Event()
+    release = await held_script(page, "account.js")
     navigated: list[str] = []
-
-    async def hold(route: Route) -> None:
-        await release.wait()
-        await route.continue_()
-
-    await page.route("**/js/pages/account.js*", hold)
     await page.goto("/account", wait_until="commit")
     page.on("framenavigated", lambda frame: navigated.append(frame.url))
     form = page.locator("#password-form")
