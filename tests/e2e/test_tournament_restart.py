@@ -95,6 +95,17 @@ async def _serve(url: str, port: int, log: Path | None = None) -> asyncio.subpro
     return process
 
 
+async def _finished(http: httpx.AsyncClient, tid: str, log: Path) -> Any:
+    """The tournament once the restarted server (logging to ``log``) has finished it; its
+    log's end if it never does."""
+    try:
+        return (await _poll(http, f"/tournaments/{tid}", lambda r: r.status_code == 200
+                            and r.json()["status"] == "finished", 120)).json()
+    except AssertionError as error:
+        raise AssertionError(f"{error}; the restarted server logged:\n"
+                             f"{log.read_text()[-6000:]}") from None
+
+
 async def _poll(http: httpx.AsyncClient, path: str, until: Any, seconds: float = 60) -> Any:
     deadline = asyncio.get_running_loop().time() + seconds
     while asyncio.get_running_loop().time() < deadline:
@@ -122,7 +133,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 
 async def test_a_killed_server_resumes_the_tournament_with_its_standings(
-    database_url: str,
+    database_url: str, tmp_path: Path
 ) -> None:
     url = database_url
     tid = await _create(url)
@@ -139,7 +150,8 @@ async def test_a_killed_server_resumes_the_tournament_with_its_standings(
     killed = busy.json()
     busted = {p["entry"]: p["place"] for p in killed["players"] if p["place"] is not None}
 
-    second = await _serve(url, port)
+    second_log = tmp_path / "second.log"
+    second = await _serve(url, port, second_log)
     try:
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
             resumed = (await _poll(http, f"/tournaments/{tid}",
@@ -148,9 +160,7 @@ async def test_a_killed_server_resumes_the_tournament_with_its_standings(
             places = {p["entry"]: p["place"] for p in resumed["players"]}
             assert all(places[entry] == place for entry, place in busted.items())
             assert sum(p["chips"] for p in resumed["players"]) == 100 * BOTS
-            over = (await _poll(http, f"/tournaments/{tid}",
-                                lambda r: r.status_code == 200
-                                and r.json()["status"] == "finished", 120)).json()
+            over = await _finished(http, tid, second_log)
     finally:
         second.send_signal(signal.SIGTERM)
         await second.wait()
@@ -263,13 +273,7 @@ async def test_a_server_killed_when_the_standings_cannot_be_written_stores_no_ha
     second = await _serve(url, port, second_log)
     try:
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
-            try:
-                over = (await _poll(http, f"/tournaments/{tid}",
-                                    lambda r: r.status_code == 200
-                                    and r.json()["status"] == "finished", 120)).json()
-            except AssertionError as error:
-                raise AssertionError(f"{error}; the restarted server logged:\n"
-                                     f"{second_log.read_text()[-6000:]}") from None
+            over = await _finished(http, tid, second_log)
     finally:
         second.send_signal(signal.SIGTERM)
         await second.wait()
