@@ -81,7 +81,9 @@ async def test_a_sit_and_go_is_registered_played_and_paid_over_socket_io(
     results = await asyncio.wait_for(asyncio.gather(
         *(_play_until_finished(c, p.id) for c, p in zip(clients, people, strict=True))), 120)
 
-    assert sorted(r["place"] for r in results) in ([1, 2], [1, 3], [2, 3])
+    # The two people may bust in one hand that both began with equal stacks: then they
+    # tie for second (app/tournaments/standings.py).
+    assert sorted(r["place"] for r in results) in ([1, 2], [1, 3], [2, 3], [2, 2])
     for client, result in zip(clients, results, strict=True):
         busted = [d for n, d in client.received
                   if n == "user:notice" and d["kind"] == "tournament_busted"]
@@ -101,7 +103,7 @@ async def test_a_sit_and_go_is_registered_played_and_paid_over_socket_io(
     told = {p.public_id: (r["place"], r["prize"]) for p, r in zip(people, results, strict=True)}
     assert {p["public_id"]: (p["place"], p["prize"]) for p in over["players"]
             if p["public_id"] in told} == told
-    assert sorted(p["place"] for p in over["players"]) == [1, 2, 3]
+    assert sorted(p["place"] for p in over["players"]) in ([1, 2, 3], [1, 2, 2])
     assert sum(p["prize"] for p in over["players"]) == over["prize_pool"] == 300
     missing = await http.get("/tournaments/0123456789abcdef")
     assert missing.status_code == 404
