@@ -13,11 +13,35 @@ from typing import Any
 
 import uvicorn
 from starlette.types import ASGIApp
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from app.collector import keep_collections_short
 from app.config import Settings
 
 log = logging.getLogger(__name__)
+
+
+class HttpProtocol(HttpToolsProtocol):
+    """uvicorn's HTTP protocol, letting go of its parser once a connection becomes a
+    WebSocket: the parser holds the protocol's callbacks and the protocol holds the
+    parser, so otherwise every WebSocket leaves that pair behind as a garbage cycle
+    that only a full collection frees (app/collector.py)."""
+
+    def handle_websocket_upgrade(self) -> None:
+        super().handle_websocket_upgrade()
+        self.parser = None  # type: ignore[assignment]  # as uvicorn does on connection_lost
+
+
+def connection_options(*, deflate: bool = False) -> dict[str, Any]:
+    """How uvicorn serves connections (the benchmark servers serve theirs the same way).
+
+    Per-message deflate nearly doubles memory per connection and raises p99 for
+    messages this small (bench/RESULTS.md, "Realtime load"). WebSocket pings are left
+    to Engine.IO, which pings every connection already: uvicorn's own would be a second
+    timer and a second round trip per connection for the same question.
+    """
+    return {"http": HttpProtocol, "ws_ping_interval": None,
+            "ws_per_message_deflate": deflate}
 
 
 def uvicorn_config(
@@ -37,9 +61,7 @@ def uvicorn_config(
         "log_level": "info",
         "proxy_headers": bool(trusted),
         "forwarded_allow_ips": trusted or None,
-        # Per-message deflate nearly doubles memory per connection and raises p99
-        # for messages this small (bench/RESULTS.md, "Realtime load").
-        "ws_per_message_deflate": False,
+        **connection_options(),
     }
     options.update(overrides)
     return uvicorn.Config(app, **options)

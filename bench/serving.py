@@ -15,7 +15,7 @@ from typing import Any
 import uvicorn
 
 from app.collector import FREEZE_SECONDS
-from app.serving import Server
+from app.serving import Server, connection_options
 from bench import gcpauses
 
 
@@ -47,5 +47,5 @@ def serve(app: Any, args: argparse.Namespace) -> None:
     if args.gc_threshold:
         gc.set_threshold(*(int(x) for x in args.gc_threshold.split(",")))
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
-                            ws_per_message_deflate=not args.no_deflate, backlog=4096)
+                            backlog=4096, **connection_options(deflate=not args.no_deflate))
     Server(config, freeze_every=args.gc_freeze).run()

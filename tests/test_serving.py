@@ -1,16 +1,21 @@
-"""``holdem serve``'s uvicorn configuration: whose forwarded client address is believed."""
+"""``holdem serve``'s uvicorn configuration: whose forwarded client address is believed,
+and what a WebSocket leaves behind."""
 
 from __future__ import annotations
 
 import dataclasses
+import gc
 import itertools
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import httpx
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from app.config import RateLimit, Settings
 from app.main import create_app
 from app.serving import uvicorn_config
-from tests.realtime.harness import live_server
+from tests.realtime.harness import Client, live_server
 
 _addresses = (f"203.0.113.{n}" for n in itertools.count(1))
 
@@ -54,3 +59,33 @@ async def test_a_configured_proxy_is_believed_about_the_client_address(
     async with live_server(limited(settings, forwarded_allow_ips="127.0.0.1")) as server:
         statuses = await login_statuses(server.url, 6)
     assert statuses == [401] * 6
+
+
+@contextmanager
+def garbage_kept() -> Iterator[list[object]]:
+    """What the collector finds unreachable inside the block, kept instead of freed."""
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        yield gc.garbage
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+
+
+async def test_a_websocket_leaves_no_http_protocol_cycle_behind(settings: Settings) -> None:
+    # Freed by reference counting, not left for a full collection (app/collector.py).
+    async with live_server(settings) as server:
+        with garbage_kept() as garbage:
+            clients = [await Client(server.url).connect() for _ in range(3)]
+            gc.collect()
+            left = [o for o in garbage if isinstance(o, HttpToolsProtocol)]
+            for client in clients:
+                await client.disconnect()
+    assert left == []
+
+
+def test_websockets_are_pinged_by_engine_io_only(settings: Settings) -> None:
+    config = uvicorn_config(create_app(settings), settings, host="127.0.0.1", port=8000)
+    assert config.ws_ping_interval is None
+    assert create_app(settings).state.realtime.sio.eio.ping_interval > 0

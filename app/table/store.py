@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Connection, Table, and_, bindparam, func, select, update
+from sqlalchemy import Connection, Table, and_, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -83,6 +83,8 @@ def _at(timestamp: float) -> datetime:
 
 
 _TABLES = cast(Table, TableRecord.__table__)
+_HANDS = cast(Table, HandRecord.__table__)
+_HAND_PLAYERS = cast(Table, HandPlayer.__table__)
 # Every write of a table's state names the fencing token it holds: the database itself
 # refuses a stale owner (0 rows match). A write without a token (tools, tests) only
 # changes a table no process owns.
@@ -381,18 +383,17 @@ def _account(transfer: Transfer, house: int | None) -> int:
 
 
 async def _add_hand(session: AsyncSession, table_id: str, hand: FinishedHand) -> None:
+    """The hand's row, then its players' (plain inserts: the rows are never read back)."""
     ended = utcnow()
-    session.add(HandRecord(
+    await session.execute(insert(_HANDS).values(
         id=hand.id, table_id=table_id, number=hand.number, pot=hand.pot, phh=hand.phh,
-        summary=hand.summary, started_at=_at(hand.started_at), ended_at=ended,
-    ))
-    await session.flush()  # the hand row before the rows that refer to it
+        summary=hand.summary, started_at=_at(hand.started_at), ended_at=ended))
     house = dict(hand.from_house)
-    session.add_all(
-        HandPlayer(hand_id=hand.id, user_id=user_id, seat=seat, net=net,
-                   house_net=house.get(user_id, 0), ended_at=ended)
-        for user_id, seat, net in hand.results
-    )
+    rows = [{"hand_id": hand.id, "user_id": user_id, "seat": seat, "net": net,
+             "house_net": house.get(user_id, 0), "ended_at": ended}
+            for user_id, seat, net in hand.results]
+    if rows:
+        await session.execute(insert(_HAND_PLAYERS), rows)
 
 
 async def _close(session: AsyncSession, table_id: str, house: int) -> None:
