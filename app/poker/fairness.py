@@ -34,7 +34,7 @@ import hmac
 import re
 import secrets
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from app.errors import HoldemError
@@ -130,11 +130,16 @@ class FairnessProof:
 
     server_seed: str
     client_seeds: dict[int, str]
+    _commitment: str | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def commitment(self) -> str:
-        """SHA-256 of the server seed, as published before the hand."""
-        return commitment(self.server_seed)
+        """SHA-256 of the server seed, as published before the hand (worked out once: a
+        table stores its hand's proof with every action)."""
+        if self._commitment is None:
+            object.__setattr__(self, "_commitment", commitment(self.server_seed))
+        assert self._commitment is not None
+        return self._commitment
 
     def deck(self) -> tuple[Card, ...]:
         """The deck these seeds determine."""
