@@ -56,12 +56,13 @@ def _kept_json(body: dict[str, Any]) -> str:
 @dataclass(frozen=True, slots=True)
 class Sent:
     """One message as sent, kept for replay: its name and its public and (optional)
-    private forms as compact JSON, the private one for its ``owners``."""
+    private forms as compact JSON, the private one for its ``owners`` (a tuple: a set of
+    one would cost four times its size in every message kept)."""
 
     seq: int
     name: str
     public: str
-    owners: frozenset[int] = frozenset()
+    owners: tuple[int, ...] = ()
     private: str | None = None
 
     def form_for(self, user_id: int | None) -> dict[str, Any]:
@@ -78,7 +79,7 @@ class _Queued:
 
     name: str
     public: dict[str, Any]
-    owners: frozenset[int] = frozenset()
+    owners: tuple[int, ...] = ()
     private: dict[str, Any] | None = None
     sid: str | None = None
     user: int | None = None
@@ -131,8 +132,8 @@ class Broadcaster:
         seq = self._next_seq()
         public = {"table_id": self._table_id, "seq": seq, **body}
         full = {"table_id": self._table_id, "seq": seq, **private} if private else None
-        owners = (frozenset() if full is None or owner is None
-                  else frozenset((owner,)) if isinstance(owner, int) else frozenset(owner))
+        owners = (() if full is None or owner is None
+                  else (owner,) if isinstance(owner, int) else tuple(owner))
         self._kept.append(Sent(seq, name, _kept_json(public), owners,
                                _kept_json(full) if full else None))
         self._pending.append(_Queued(name, public, owners, full))
