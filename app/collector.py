@@ -16,11 +16,10 @@ are only found by a full collection over the unfrozen heap. It runs one when the
 process's resident memory has doubled since the last, so uncollected cycles never hold
 more than the live heap (the spacing Go's collector keeps by default; CPython's own is
 a quarter). A full collection scans every object, about a microsecond each on the
-machine measured: nearly a second at 3,000 players. While a server fills up its heap
-grows by live
-objects, not garbage: at a quarter, five to seven full collections came on the way to
-3,000 players, the late ones while the tables' replay buffers still filled in play;
-at a doubling, three, the last while players still connected.
+machine measured: nearly a second at 3,000 players. While a server fills up, its heap
+grows by live objects, not garbage: at a quarter, five to seven full collections came on
+the way to 3,000 players, the late ones while the tables' replay buffers still filled in
+play; at a doubling, three, the last while players still connected.
 
 Garbage cycles come with connections, not play (steady play makes none): each WebSocket
 leaves Engine.IO's per-request class behind when it opens, and about 90 objects when it
