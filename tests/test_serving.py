@@ -86,6 +86,7 @@ async def test_a_websocket_leaves_no_http_protocol_cycle_behind(settings: Settin
 
 
 def test_websockets_are_pinged_by_engine_io_only(settings: Settings) -> None:
-    config = uvicorn_config(create_app(settings), settings, host="127.0.0.1", port=8000)
+    app = create_app(settings)
+    config = uvicorn_config(app, settings, host="127.0.0.1", port=8000)
     assert config.ws_ping_interval is None
-    assert create_app(settings).state.realtime.sio.eio.ping_interval > 0
+    assert app.state.realtime.sio.eio.ping_interval > 0

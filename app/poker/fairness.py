@@ -136,10 +136,10 @@ class FairnessProof:
     def commitment(self) -> str:
         """SHA-256 of the server seed, as published before the hand (worked out once: a
         table stores its hand's proof with every action)."""
-        if self._commitment is None:
-            object.__setattr__(self, "_commitment", commitment(self.server_seed))
-        assert self._commitment is not None
-        return self._commitment
+        if (known := self._commitment) is None:
+            known = commitment(self.server_seed)
+            object.__setattr__(self, "_commitment", known)
+        return known
 
     def deck(self) -> tuple[Card, ...]:
         """The deck these seeds determine."""

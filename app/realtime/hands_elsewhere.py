@@ -22,6 +22,7 @@ from typing import Any
 from app.errors import HoldemError
 from app.realtime.hosting import TableHost, watch_room
 from app.realtime.rooms import NAMESPACE
+from app.table.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -110,9 +111,11 @@ async def answer(host: TableHost, payload: dict[str, Any]) -> dict[str, Any]:
     between, "no hand" would let the asker close its sockets before ``hand_ended``
     reached them."""
     tables = [str(t) for t in payload.get("tables") or ()]
-    for table_id in tables:
-        table = host.tables.get(table_id)
-        if table is not None and not table.closed:
-            with contextlib.suppress(HoldemError):  # closed meanwhile: no hand there
-                await table.caught_up()
+    await asyncio.gather(*(_caught_up(table) for table_id in tables
+                           if (table := host.tables.get(table_id)) is not None))
     return {"ok": True, "hands": host.hands_at(tables)}
+
+
+async def _caught_up(table: Table) -> None:
+    with contextlib.suppress(HoldemError):  # closed: no hand there
+        await table.caught_up()
