@@ -21,8 +21,9 @@ each account and each table from the sums here (:func:`account_sums`, :func:`esc
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import case, func, select, update
+from sqlalchemy import bindparam, case, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
@@ -59,17 +60,45 @@ def _require_positive(amount: int) -> None:
         raise ValueError(f"amount must be a positive integer, got {amount!r}")
 
 
+# The statements of a buy-in and a cash-out, built once: an expression built per call
+# costs its construction and cache key every time, and leaves reference cycles
+# (SQLAlchemy's comparators point back at their expressions) that only a full collection
+# frees (see app.collector).
+_CHANGE_BALANCE = (
+    update(User)
+    .where(User.id == bindparam("account"), User.balance + bindparam("delta") >= 0)
+    .values(balance=User.balance + bindparam("delta"))
+    .returning(User.balance)
+    .execution_options(synchronize_session=False)
+)
+_TAKE_FROM_TABLE = (
+    update(TableEscrow)
+    .where(TableEscrow.table_id == bindparam("escrow"), TableEscrow.amount >= bindparam("taken"))
+    .values(amount=TableEscrow.amount - bindparam("taken"), updated_at=bindparam("now"))
+    .returning(TableEscrow.amount)
+    .execution_options(synchronize_session=False)
+)
+
+
+def _adding(insert: Any) -> Any:
+    """A dialect's upsert adding chips to what a table holds."""
+    return insert(TableEscrow).values(
+        table_id=bindparam("escrow"), amount=bindparam("added"), removed=0,
+        updated_at=bindparam("now"),
+    ).on_conflict_do_update(
+        index_elements=[TableEscrow.table_id],
+        set_={"amount": TableEscrow.amount + bindparam("added"), "updated_at": bindparam("now")},
+    )
+
+
+_ADD_TO_TABLE = {"postgresql": _adding(postgresql.insert), "sqlite": _adding(sqlite.insert)}
+
+
 async def _change_balance(
     session: AsyncSession, user_id: int, delta: int, reason: LedgerReason, reference: str | None
 ) -> LedgerEntry:
-    statement = (
-        update(User)
-        .where(User.id == user_id, User.balance + delta >= 0)
-        .values(balance=User.balance + delta)
-        .returning(User.balance)
-        .execution_options(synchronize_session=False)
-    )
-    balance_after = (await session.execute(statement)).scalar_one_or_none()
+    changed = await session.execute(_CHANGE_BALANCE, {"account": user_id, "delta": delta})
+    balance_after = changed.scalar_one_or_none()
     if balance_after is None:
         balance = await session.scalar(select(User.balance).where(User.id == user_id))
         if balance is None:
@@ -120,28 +149,14 @@ async def debit(
 
 
 async def _add_to_table(session: AsyncSession, table_id: str, amount: int) -> None:
-    dialect = session.get_bind().dialect.name
-    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    statement = insert(TableEscrow).values(
-        table_id=table_id, amount=amount, removed=0, updated_at=utcnow()
-    )
-    statement = statement.on_conflict_do_update(
-        index_elements=[TableEscrow.table_id],
-        set_={"amount": TableEscrow.amount + amount, "updated_at": utcnow()},
-    )
-    await session.execute(statement)
+    statement = _ADD_TO_TABLE[session.get_bind().dialect.name]
+    await session.execute(statement, {"escrow": table_id, "added": amount, "now": utcnow()})
 
 
 async def _take_from_table(session: AsyncSession, table_id: str, amount: int) -> None:
-    values = {"amount": TableEscrow.amount - amount, "updated_at": utcnow()}
-    statement = (
-        update(TableEscrow)
-        .where(TableEscrow.table_id == table_id, TableEscrow.amount >= amount)
-        .values(values)
-        .returning(TableEscrow.amount)
-        .execution_options(synchronize_session=False)
-    )
-    if (await session.execute(statement)).scalar_one_or_none() is None:
+    taken = await session.execute(
+        _TAKE_FROM_TABLE, {"escrow": table_id, "taken": amount, "now": utcnow()})
+    if taken.scalar_one_or_none() is None:
         held = await session.scalar(
             select(TableEscrow.amount).where(TableEscrow.table_id == table_id)
         )

@@ -4,6 +4,7 @@ balances plus chips escrowed at tables always equal credits granted minus remove
 from __future__ import annotations
 
 import asyncio
+import gc
 
 import pytest
 from sqlalchemy import select, update
@@ -192,3 +193,27 @@ async def test_ledger_pages_are_newest_first(database: Database) -> None:
         entries, count = await ledger.entries_for(session, user_id, offset=1, limit=2)
     assert count == 5
     assert [entry.amount for entry in entries] == [4, 3]
+
+
+async def test_buy_ins_and_cash_outs_leave_no_reference_cycles(database: Database) -> None:
+    """Garbage cycles wait for a full collection on a server (see app.collector): a
+    buy-in's statements must not leave any (built per call, each left dozens)."""
+    user_id = await new_user(database, 1_000)
+
+    async def buy_in_and_cash_out() -> None:
+        async with database.sessions() as session:
+            await ledger.escrow(session, user_id, "table-1", 10)
+            await ledger.release(session, user_id, "table-1", 10)
+            await session.commit()
+
+    await buy_in_and_cash_out()  # first use: caches fill
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(50):
+            await buy_in_and_cash_out()
+        found = gc.collect()
+    finally:
+        gc.enable()
+    assert found < 50, f"{found} objects in reference cycles after 50 buy-ins and cash-outs"
+    assert await balance_of(database, user_id) == 1_000
