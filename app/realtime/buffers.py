@@ -17,8 +17,10 @@ and the server with it, grow without end. So:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import sys
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs
@@ -143,19 +145,54 @@ class WebSocketGuard:
 
 
 def _lean_request(translate: Callable[..., Any]) -> Callable[..., Any]:
-    """engineio's request translation, minus what a WebSocket keeps and never reads.
+    """engineio's request translation, minus what a WebSocket never reads.
 
-    The environ of a request lives as long as its session. Its ``wsgi.input`` reads a
-    long-poll's body, and is an instance of a class the ASGI driver builds for every
-    request (2.4 KiB per connection); a WebSocket has no body to read."""
+    engineio's ASGI driver builds a class for every request, for the ``wsgi.input`` that
+    reads a long-poll's body. A WebSocket has no body to read, and the class is a
+    reference cycle (2.4 KiB) that only a full collection frees (see app.collector):
+    so a WebSocket's environ is built here, as the driver builds it but without that.
+    """
 
     async def lean(scope: dict[str, Any], receive: Receive, send: Send) -> dict[str, Any]:
-        environ: dict[str, Any] = await translate(scope, receive, send)
-        if scope.get("type") == "websocket":
-            environ.pop("wsgi.input", None)
-        return environ
+        if scope.get("type") != "websocket":
+            environ: dict[str, Any] = await translate(scope, receive, send)
+            return environ
+        if (await receive())["type"] != "websocket.connect":
+            return {}
+        return websocket_environ(scope, receive, send)
 
     return lean
+
+
+def websocket_environ(scope: dict[str, Any], receive: Receive, send: Send) -> dict[str, Any]:
+    """The WSGI-style environ engineio's ASGI driver makes of a WebSocket's scope (its
+    ``translate_request``, ``wsgi.input`` aside)."""
+    path = scope["path"]
+    query = ""
+    if scope.get("query_string"):
+        with contextlib.suppress(UnicodeDecodeError):
+            query = scope["query_string"].decode("utf-8")
+    environ: dict[str, Any] = {
+        "wsgi.errors": sys.stderr, "wsgi.version": (1, 0), "wsgi.async": True,
+        "wsgi.multithread": False, "wsgi.multiprocess": False, "wsgi.run_once": False,
+        "SERVER_SOFTWARE": "asgi", "REQUEST_METHOD": scope.get("method", "GET"),
+        "PATH_INFO": path, "QUERY_STRING": query, "RAW_URI": f"{path}?{query}" if query else path,
+        "SCRIPT_NAME": "", "SERVER_PROTOCOL": "HTTP/1.1", "REMOTE_ADDR": "127.0.0.1",
+        "REMOTE_PORT": "0", "SERVER_NAME": "asgi", "SERVER_PORT": "0",
+        "asgi.receive": receive, "asgi.send": send, "asgi.scope": scope,
+    }
+    for raw_name, raw_value in scope["headers"]:
+        try:
+            name, value = raw_name.upper().decode("utf-8"), raw_value.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        if name in ("CONTENT-TYPE", "CONTENT-LENGTH"):
+            environ[name.replace("-", "_")] = value
+            continue
+        key = "HTTP_" + name.replace("-", "_")
+        environ[key] = f"{environ[key]},{value}" if key in environ else value
+    environ["wsgi.url_scheme"] = environ.get("HTTP_X_FORWARDED_PROTO", "http")
+    return environ
 
 
 class BoundedEngine(engineio.AsyncServer):  # type: ignore[misc]

@@ -15,11 +15,17 @@ from typing import Any
 
 import httpx
 from engineio import packet
+from engineio.async_drivers.asgi import translate_request
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from app.config import RateLimit, Settings
-from app.realtime.buffers import PACKET_OVERHEAD, BoundedEngine, OutgoingQueue
+from app.realtime.buffers import (
+    PACKET_OVERHEAD,
+    BoundedEngine,
+    OutgoingQueue,
+    websocket_environ,
+)
 from app.realtime.schemas import TableCreate
 from tests.realtime.harness import Client, LiveServer, live_server, realtime_settings
 
@@ -225,3 +231,30 @@ async def test_a_websocket_session_keeps_no_body_reader_and_long_polling_still_r
             assert (await http.get("", params=session)).text.startswith("40{")
         finally:
             await client.disconnect()
+
+
+async def test_a_websocket_environ_is_engineios_own_without_the_body_reader() -> None:
+    scope = {
+        "type": "websocket", "path": "/socket.io/", "query_string": b"EIO=4&transport=websocket",
+        "headers": [(b"host", b"table.example"), (b"cookie", b"a=1"), (b"cookie", b"b=2"),
+                    (b"content-type", b"text/plain"), (b"x-forwarded-proto", b"https"),
+                    (b"x-odd", b"\xff\xfe")],
+    }
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "websocket.connect"}
+
+    async def send(message: Any) -> None:
+        return None
+
+    theirs = await translate_request(scope, receive, send)
+    del theirs["wsgi.input"]
+    gc.collect()
+    gc.disable()
+    try:
+        ours = websocket_environ(scope, receive, send)
+        assert gc.collect() == 0  # engineio's leaves its per-request class in a cycle
+    finally:
+        gc.enable()
+    assert ours == theirs
+    assert ours["HTTP_COOKIE"] == "a=1,b=2" and ours["wsgi.url_scheme"] == "https"
