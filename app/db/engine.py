@@ -82,8 +82,23 @@ def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+class JSONText(str):
+    """A value already encoded as JSON text: a JSON column stores it as it is."""
+
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, value: Any) -> JSONText:
+        """``value`` encoded (compact, as every JSON column is written)."""
+        return cls(orjson.dumps(value).decode())
+
+    def decoded(self) -> Any:
+        """The value back (orjson reads only an exact ``str``)."""
+        return orjson.loads(str(self))
+
+
 def _json_dumps(value: Any) -> str:
-    return orjson.dumps(value).decode()
+    return value if isinstance(value, JSONText) else orjson.dumps(value).decode()
 
 
 def create_engine(url: str | URL, **options: Any) -> AsyncEngine:

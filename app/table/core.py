@@ -40,7 +40,7 @@ from typing import Any
 
 from app.accounts.ratelimit import RateLimiter
 from app.config import Settings
-from app.db.engine import is_unavailable
+from app.db.engine import JSONText, is_unavailable
 from app.errors import HoldemError, ServiceUnavailable
 from app.metrics import Metrics
 from app.poker.cards import Deck
@@ -114,7 +114,9 @@ class TableCore:
         # (see :meth:`_reachable_again`), as a restart would.
         self.reload: Callable[[dict[str, Any]], Awaitable[None]] = lambda _state: _nothing()
         self._dirty = False
-        self._saved = state.to_dict()
+        # The last state stored, as the JSON text written (a dict is three times its
+        # size): what a failed write goes back to.
+        self._saved = JSONText.of(state.to_dict())
         # A chip commit failed as unreachable: whether the database committed it is
         # unknown until it answers again, and nothing is written meanwhile.
         self._unsure = False
@@ -204,7 +206,7 @@ class TableCore:
         try:
             self._check_writable()
             movement = change()
-            state = self.state.to_dict()
+            state = JSONText.of(self.state.to_dict())
             balances = await self.services.store.commit(self.id, movement, state,
                                                         token=self.lease)
         except Exception as error:
@@ -223,14 +225,14 @@ class TableCore:
         if self._unsure:
             raise _cannot_store()
 
-    def _stored(self, state: dict[str, Any]) -> None:
+    def _stored(self, state: JSONText) -> None:
         self._saved = state
         self._dirty = False
         self.out.seal()
 
     def _restore(self, error: Exception) -> HoldemError | None:
         """Back to the last stored state; the refusal to give instead of ``error``, if any."""
-        self.state = TableState.from_dict(self._saved)
+        self.state = TableState.from_dict(self._saved.decoded())
         self.out.rollback(self.state.seq)
         self._dirty = False
         if isinstance(error, TableMoved):
@@ -254,7 +256,7 @@ class TableCore:
             return self.mailbox.refusal()
         refusal: HoldemError | None = None
         if self._dirty and not self.mailbox.closed:
-            state = self.state.to_dict()
+            state = JSONText.of(self.state.to_dict())
             try:
                 self._check_writable()
                 await self.services.store.save(self.id, state, token=self.lease)
@@ -333,7 +335,7 @@ class TableCore:
             if record is None:
                 await self._closed_meanwhile()
                 return
-            if TableState.from_dict(record.state).to_dict() != self._saved:
+            if TableState.from_dict(record.state).to_dict() != self._saved.decoded():
                 log.warning("table %s: its last chip commit was stored although it seemed "
                             "to fail; going on from the stored state", self.id)
                 await self.reload(record.state)
@@ -348,7 +350,7 @@ class TableCore:
         a restart does): nothing sent before can be replayed, and the next seq is one no
         client has seen."""
         self.state = TableState.from_dict(stored)
-        self._saved = self.state.to_dict()
+        self._saved = JSONText.of(self.state.to_dict())
         self._dirty = False
         self.out.forget_sent()
         # Stored with the next write: a client asking for what it missed since a seq it

@@ -29,7 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import ledger
-from app.db.engine import Database, bound_waits, is_sqlite
+from app.db.engine import Database, JSONText, bound_waits, is_sqlite
 from app.db.models import LedgerReason, Role, User, UserStatus, utcnow
 from app.db.tables import HandPlayer, HandRecord, TableRecord, TableStatus
 from app.metrics import Metrics
@@ -93,7 +93,9 @@ _UNOWNED = and_(_TABLES.c.id == bindparam("key"), _TABLES.c.lease_owner.is_(None
 _NEW_STATE: dict[str, Any] = {"state": bindparam("new_state"), "updated_at": bindparam("now")}
 _SAVE_FENCED = update(_TABLES).where(_FENCED).values(_NEW_STATE)
 _SAVE_UNOWNED = update(_TABLES).where(_UNOWNED).values(_NEW_STATE)
-_Pending = tuple[int | None, dict[str, Any], list[asyncio.Future[None]]]
+# A table's state to write: as data, or already encoded (what a table keeps of it).
+StoredState = dict[str, Any] | JSONText
+_Pending = tuple[int | None, StoredState, list[asyncio.Future[None]]]
 
 log = logging.getLogger(__name__)
 
@@ -163,7 +165,7 @@ class StateWriter:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
-    async def save(self, table_id: str, state: dict[str, Any], token: int | None) -> None:
+    async def save(self, table_id: str, state: StoredState, token: int | None) -> None:
         """Return once ``state`` is committed (or raise what committing raised); with a
         ``token``, only while it is the table's fencing token."""
         if self._task is None or self._task.done():
@@ -276,7 +278,7 @@ class TableStore:
             await session.commit()
         return 1
 
-    async def save(self, table_id: str, state: dict[str, Any], *, token: int | None = None
+    async def save(self, table_id: str, state: StoredState, *, token: int | None = None
                    ) -> None:
         """Write a table's state (after an action, a join, a chat line...), committed
         together with the other tables' changes of the moment, only while ``token`` is the
@@ -285,7 +287,7 @@ class TableStore:
         await self.writer.save(table_id, state, token)
 
     async def commit(
-        self, table_id: str, movement: Movement, state: dict[str, Any], *,
+        self, table_id: str, movement: Movement, state: StoredState, *,
         token: int | None = None,
     ) -> dict[int | None, int]:
         """Move chips, store a finished hand or close the table, and write the new state
@@ -404,7 +406,7 @@ async def _close(session: AsyncSession, table_id: str, house: int) -> None:
 
 
 async def _write_state(
-    connection: Any, table_id: str, state: dict[str, Any], token: int | None, *,
+    connection: Any, table_id: str, state: StoredState, token: int | None, *,
     closing: bool = False,
 ) -> bool:
     """Write one open table's state under its fence; whether the database accepted it.

@@ -10,7 +10,7 @@ from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import ledger
-from app.db.engine import Database
+from app.db.engine import Database, JSONText
 from app.db.models import LedgerReason, User
 from app.db.tables import TableRecord, TableStatus
 from app.poker.state import Stakes
@@ -81,6 +81,26 @@ async def _balance_and_escrow(database: Database, player: int, table_id: str) ->
         user = await session.get(User, player)
         assert user is not None
         return user.balance, await ledger.escrowed_at(session, table_id)
+
+
+async def test_a_state_kept_as_json_text_is_stored_as_that_json(database: Database) -> None:
+    # A table keeps its last stored state as the JSON text written (JSONText): the JSON
+    # column takes it as it is, not as a string to encode again.
+    store = TableStore(database)
+    table_id, player, state = await _table_and_player(database, store)
+    state["seq"] = 7
+    await store.save(table_id, JSONText.of(state), token=1)
+    assert await _stored(database, table_id) == state
+    state["seq"] = 8
+    await store.commit(table_id, Movement(buy_ins=(Transfer(player, 100),)),
+                       JSONText.of(state), token=1)
+    assert await _stored(database, table_id) == state
+    assert JSONText.of(state).decoded() == state
+
+
+async def _stored(database: Database, table_id: str) -> Any:
+    async with database.sessions() as session:
+        return await session.scalar(select(TableRecord.state).where(TableRecord.id == table_id))
 
 
 async def test_no_buy_in_comes_to_rest_at_a_closed_table(database: Database) -> None:
