@@ -53,7 +53,53 @@ async def disconnect_here(manager: Any, room: str, namespace: str = NAMESPACE) -
     return len(members)
 
 
-class LocalRooms(socketio.AsyncManager):  # type: ignore[misc]
+class IndexedRooms:
+    """Room bookkeeping that knows each session's rooms, mixed into a python-socketio
+    manager: the stock one finds a session's rooms by looking through every room of the
+    namespace, and each session has a room of its own, so every disconnect walked every
+    session (2 ms at 3,000 sessions; 9 s of stalled loop for 3,000 leaving together).
+    Otherwise it keeps the stock manager's state exactly as that does."""
+
+    rooms: dict[str, dict[Any, Any]]
+    callbacks: dict[str, Any]
+    pending_connect: dict[str, list[str]]
+    pending_disconnect: dict[str, list[str]]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._rooms_of: dict[tuple[str, str], dict[Any, None]] = {}
+
+    def basic_enter_room(self, sid: str, namespace: str, room: Any,
+                         eio_sid: str | None = None) -> None:
+        super().basic_enter_room(sid, namespace, room, eio_sid=eio_sid)  # type: ignore[misc]
+        self._rooms_of.setdefault((namespace, sid), {})[room] = None
+
+    def basic_leave_room(self, sid: str, namespace: str, room: Any) -> None:
+        super().basic_leave_room(sid, namespace, room)  # type: ignore[misc]
+        joined = self._rooms_of.get((namespace, sid))
+        if joined is not None:
+            joined.pop(room, None)
+            if not joined:
+                del self._rooms_of[(namespace, sid)]
+
+    def basic_disconnect(self, sid: str, namespace: str, **kwargs: Any) -> None:
+        if namespace not in self.rooms:
+            return
+        for room in list(self._rooms_of.get((namespace, sid), ())):
+            self.basic_leave_room(sid, namespace, room)
+        self.callbacks.pop(sid, None)
+        for pending in (self.pending_connect, self.pending_disconnect):
+            if sid in pending.get(namespace, ()):
+                pending[namespace].remove(sid)
+                if not pending[namespace]:
+                    del pending[namespace]
+
+    def get_rooms(self, sid: str, namespace: str) -> list[Any]:
+        """The rooms a session is in (the one of all sessions aside)."""
+        return [r for r in self._rooms_of.get((namespace, sid), ()) if r is not None]
+
+
+class LocalRooms(IndexedRooms, socketio.AsyncManager):  # type: ignore[misc]
     """Rooms of a single process, sending one encoded packet to each member in turn.
 
     The stock manager spawns a task per recipient and waits for them all; handing
@@ -84,7 +130,7 @@ class LocalRooms(socketio.AsyncManager):  # type: ignore[misc]
         await disconnect_here(self, room, namespace)
 
 
-class RedisRooms(socketio.AsyncRedisManager):  # type: ignore[misc]
+class RedisRooms(IndexedRooms, socketio.AsyncRedisManager):  # type: ignore[misc]
     """Rooms shared by every process on one Redis channel (users' and the lobby's)."""
 
     async def listen(self, timeout: float = 10) -> None:
