@@ -21,12 +21,14 @@ grows by live objects, not garbage: at a quarter, five to seven full collections
 the way to 3,000 players, the late ones while the tables' replay buffers still filled in
 play; at a doubling, three, the last while players still connected.
 
-Garbage cycles come with connections, not play (steady play makes none): each WebSocket
-leaves Engine.IO's per-request class behind when it opens, and about 90 objects when it
-closes (uvicorn's protocol and transport, the tasks that served it and the exceptions
-that ended them: 16 KB). So what waits uncollected grows with connections closed: a
-server of 330 MB at 3,000 players collects again after some 20,000 of them. (uvicorn's
-HTTP protocol no longer leaves its parser's cycle behind at the upgrade: app/serving.py.)
+Garbage cycles come with connections closing, not with play or seating (neither makes
+any): each WebSocket leaves about 90 objects when it closes (uvicorn's protocol and
+transport, the tasks that served it and the exceptions that ended them: 16 KB). So what
+waits uncollected grows with connections closed: a server of 330 MB at 3,000 players
+collects again after some 20,000 of them. The other sources found are gone, each held
+by a test: uvicorn's HTTP protocol and its parser at the upgrade (app/serving.py),
+Engine.IO's per-request class at connect (app/realtime/buffers.py), the SQL statements
+of a buy-in (app/db/ledger.py).
 
 Counting the frozen objects instead of reading resident memory would walk all of them:
 ``gc.get_freeze_count()`` takes 100 ms at 3,000 players. Where resident memory cannot be
