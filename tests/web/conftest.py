@@ -27,6 +27,7 @@ from playwright.async_api import (
     Playwright,
     Route,
     async_playwright,
+    expect,
 )
 from sqlalchemy import update
 
@@ -52,6 +53,9 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 DESKTOP = {"width": 1280, "height": 720}
 PHONE = {"width": 390, "height": 844}
 TIMEOUT_MS = 15_000
+# Assertions wait as long as actions do (Playwright's own default for them is 5 s, which a
+# busy CI machine, four workers and their browsers on two cores, sometimes exceeds).
+expect.set_options(timeout=TIMEOUT_MS)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

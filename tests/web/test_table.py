@@ -110,12 +110,10 @@ async def passive_decision(page: Page) -> None:
     if await costly_call(page):
         await page.locator("#act-fold").click()
         return
-    for button in ("#act-check", "#act-call", "#act-show"):
-        target = page.locator(button)
-        if await target.is_visible():
-            await target.click()
-            return
-    raise AssertionError("no passive action offered")
+    passive = page.locator("#act-check:visible, #act-call:visible, #act-show:visible")
+    # The panel can show a moment before its buttons do (a reconnect's snapshot).
+    await expect(passive, "no passive action offered").not_to_have_count(0)
+    await passive.first.click()
 
 
 async def raise_by_half_pot(page: Page) -> bool:
