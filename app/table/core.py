@@ -116,7 +116,7 @@ class TableCore:
         self._dirty = False
         # The last state stored, as the JSON text written (as a dict it takes 1.6 times
         # the memory): what a failed write goes back to.
-        self._saved = JSONText.of(state.to_dict())
+        self._saved = self._encoded()
         # A chip commit failed as unreachable: whether the database committed it is
         # unknown until it answers again, and nothing is written meanwhile.
         self._unsure = False
@@ -206,7 +206,7 @@ class TableCore:
         try:
             self._check_writable()
             movement = change()
-            state = JSONText.of(self.state.to_dict())
+            state = self._encoded()
             balances = await self.services.store.commit(self.id, movement, state,
                                                         token=self.lease)
         except Exception as error:
@@ -224,6 +224,10 @@ class TableCore:
         state could overwrite the one the database holds, and with it the chips moved."""
         if self._unsure:
             raise _cannot_store()
+
+    def _encoded(self) -> JSONText:
+        """The state as the JSON text a write stores."""
+        return JSONText.of(self.state.to_dict())
 
     def _stored(self, state: JSONText) -> None:
         self._saved = state
@@ -256,7 +260,7 @@ class TableCore:
             return self.mailbox.refusal()
         refusal: HoldemError | None = None
         if self._dirty and not self.mailbox.closed:
-            state = JSONText.of(self.state.to_dict())
+            state = self._encoded()
             try:
                 self._check_writable()
                 await self.services.store.save(self.id, state, token=self.lease)
@@ -350,7 +354,7 @@ class TableCore:
         a restart does): nothing sent before can be replayed, and the next seq is one no
         client has seen."""
         self.state = TableState.from_dict(stored)
-        self._saved = JSONText.of(self.state.to_dict())
+        self._saved = self._encoded()
         self._dirty = False
         self.out.forget_sent()
         # Stored with the next write: a client asking for what it missed since a seq it
