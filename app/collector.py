@@ -15,11 +15,14 @@ cycles that were frozen, or that reach into frozen objects (a closed connection'
 are only found by a full collection over the unfrozen heap. It runs one when the
 process's resident memory has doubled since the last, so uncollected cycles never hold
 more than the live heap (the spacing Go's collector keeps by default; CPython's own is
-a quarter). A full collection scans every object, about a microsecond each on the
-machine measured: nearly a second at 3,000 players. While a server fills up, its heap
-grows by live objects, not garbage: at a quarter, five to seven full collections came on
-the way to 3,000 players, the late ones while the tables' replay buffers still filled in
-play; at a doubling, three, the last while players still connected.
+a quarter), counting as live what the connections opened since then may hold
+(``CONNECTION_BYTES`` each). A full collection scans every object, about a microsecond
+each on the machine measured: 0.65-0.7 s at 3,000 players. Growth alone is not garbage:
+while a server fills up its heap grows by what the new players hold, and a doubling
+counted without them came at the very moment the server reached 3,000 players, stalling
+every table for those 0.7 s (bench/RESULTS.md, "One malloc arena; no full collection
+for players arriving"). At a quarter, five to seven full collections came on the way
+to 3,000 players.
 
 Garbage cycles come with connections closing, not with play or seating (neither makes
 any): each WebSocket leaves about 90 objects when it closes (uvicorn's protocol and
@@ -41,6 +44,7 @@ import asyncio
 import gc
 import os
 import time
+from collections.abc import Callable
 
 # Resident memory may grow by this share before a full collection looks through it all.
 FULL_GROWTH = 1.0
@@ -48,6 +52,9 @@ FULL_GROWTH = 1.0
 FREEZE_SECONDS = 1.0
 # Without /proc: how often a full collection runs.
 FULL_SECONDS = 3600.0
+# What a connection opened since the last full collection may add to resident memory
+# without being counted as growth: a playing player holds about 50 KiB at 3,000.
+CONNECTION_BYTES = 64 * 1024
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
@@ -60,19 +67,24 @@ def resident_bytes() -> int | None:
         return None
 
 
-async def keep_collections_short(every: float, *, growth: float = FULL_GROWTH) -> None:
+async def keep_collections_short(every: float, *, growth: float = FULL_GROWTH,
+                                 connections: Callable[[], int] = lambda: 0) -> None:
     """Freeze what is alive every ``every`` seconds, and collect everything when resident
-    memory grew by ``growth`` since the last full collection (until cancelled)."""
+    memory grew by ``growth`` since the last full collection, beyond what the
+    ``connections()`` opened since then hold (until cancelled)."""
     baseline, since = _collect_all()
+    opened = connections()
     while True:
         await asyncio.sleep(every)
         resident = resident_bytes()
         if resident is None or baseline is None:
             due = time.monotonic() - since > FULL_SECONDS
         else:
-            due = resident > baseline * (1 + growth)
+            arrived = max(0, connections() - opened) * CONNECTION_BYTES
+            due = resident > baseline * (1 + growth) + arrived
         if due:
             baseline, since = _collect_all()
+            opened = connections()
         else:
             gc.freeze()
 

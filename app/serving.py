@@ -97,8 +97,10 @@ class Server(uvicorn.Server):
         C heap for every thread (started from here on)."""
         share_one_arena()
         self._loop = asyncio.get_running_loop()
-        collector = (asyncio.create_task(keep_collections_short(self._freeze_every),
-                                         name="gc:freeze") if self._freeze_every > 0 else None)
+        collector = (asyncio.create_task(
+            keep_collections_short(self._freeze_every,
+                                   connections=lambda: len(self.server_state.connections)),
+            name="gc:freeze") if self._freeze_every > 0 else None)
         try:
             await super().serve(sockets)
         finally:

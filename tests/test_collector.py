@@ -1,6 +1,7 @@
 """The collector policy of `holdem serve`: what is alive is frozen, so no collection scans
 it again, and garbage that reaches into frozen objects is found once memory has grown by
-a given share (read from the process's resident memory)."""
+a given share (read from the process's resident memory) beyond what the connections
+opened meanwhile hold."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from collections.abc import AsyncIterator, Callable
 
 import pytest
 
-from app.collector import keep_collections_short, resident_bytes
+from app.collector import CONNECTION_BYTES, keep_collections_short, resident_bytes
 
 GROWTH = 0.1  # the test's own share: doubling pytest's memory would take hundreds of MiB
 
@@ -23,9 +24,25 @@ class Node:
         self.other: object = None
 
 
+class Connections:
+    """The count of open connections the collector reads."""
+
+    def __init__(self) -> None:
+        self.open = 0
+
+    def __call__(self) -> int:
+        return self.open
+
+
 @pytest.fixture
-async def collector() -> AsyncIterator[None]:
-    task = asyncio.create_task(keep_collections_short(0.01, growth=GROWTH))
+def connections() -> Connections:
+    return Connections()
+
+
+@pytest.fixture
+async def collector(connections: Connections) -> AsyncIterator[None]:
+    task = asyncio.create_task(keep_collections_short(0.01, growth=GROWTH,
+                                                      connections=connections))
     # It starts with a full collection, and freezes what is left.
     await until(lambda: gc.get_freeze_count() > 0)
     try:
@@ -54,9 +71,8 @@ async def test_what_is_alive_is_frozen_and_scanned_by_no_collection(collector: N
     assert not any(id(node) in young for node in kept)
 
 
-async def test_a_cycle_through_frozen_objects_is_found_when_memory_grows(
-    collector: None
-) -> None:
+async def cycle_through_frozen() -> weakref.ref[Node]:
+    """A garbage cycle through a frozen object, watched; young collections cannot free it."""
     old = Node()
     frozen = gc.get_freeze_count()
     await until(lambda: gc.get_freeze_count() > frozen)
@@ -65,8 +81,14 @@ async def test_a_cycle_through_frozen_objects_is_found_when_memory_grows(
     watched = weakref.ref(old)
     del old, young
     await asyncio.sleep(0.1)
-    # The cycle runs through a frozen object: young collections cannot free it.
     assert watched() is not None
+    return watched
+
+
+async def grow_until_freed(watched: weakref.ref[Node], *, shares: int,
+                           connections: Connections | None = None) -> list[bytearray]:
+    """Grow resident memory by up to ``shares`` of the collector's share until the cycle
+    is freed (with connections opened to hold each step, if given): what was grown."""
     resident = resident_bytes()
     assert resident is not None
     # Grow in steps rather than by one share: resident memory can also shrink meanwhile
@@ -74,10 +96,33 @@ async def test_a_cycle_through_frozen_objects_is_found_when_memory_grows(
     # the share could fall short of the collector's baseline.
     step = int(resident * GROWTH / 8) + 1024 * 1024
     grown: list[bytearray] = []
-    while watched() is not None and len(grown) < 80:  # up to ten shares
+    while watched() is not None and len(grown) < 8 * shares:
         grown.append(bytearray(step))
+        if connections is not None:
+            connections.open += -(-step // CONNECTION_BYTES)
         for _ in range(10):
             await asyncio.sleep(0.01)
             if watched() is None:
                 break
-    assert watched() is None, f"not found after growing {len(grown) * step >> 20} MiB"
+    return grown
+
+
+async def test_a_cycle_through_frozen_objects_is_found_when_memory_grows(
+    collector: None
+) -> None:
+    watched = await cycle_through_frozen()
+    grown = await grow_until_freed(watched, shares=10)
+    assert watched() is None, f"not found after growing {sum(map(len, grown)) >> 20} MiB"
+
+
+async def test_memory_the_connections_opened_hold_is_not_growth(
+    collector: None, connections: Connections
+) -> None:
+    watched = await cycle_through_frozen()
+    grown = await grow_until_freed(watched, shares=3, connections=connections)
+    # Three shares grown, all of it held by new connections: no full collection.
+    assert watched() is not None
+    # Those connections close and leave what they held: now it is growth.
+    connections.open = 0
+    await until(lambda: watched() is None)
+    del grown
