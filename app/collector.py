@@ -21,8 +21,9 @@ each on the machine measured: 0.65-0.7 s at 3,000 players. Growth alone is not g
 while a server fills up its heap grows by what the new players hold, and a doubling
 counted without them came at the very moment the server reached 3,000 players, stalling
 every table for those 0.7 s (bench/RESULTS.md, "One malloc arena; no full collection
-for players arriving"). At a quarter, five to seven full collections came on the way
-to 3,000 players.
+for players arriving"). The full collection comes instead once players leave: when so
+many connections have closed that what is resident is twice what the last one left,
+beyond what the open connections hold.
 
 Garbage cycles come with connections closing, not with play or seating (neither makes
 any): each WebSocket leaves about 90 objects when it closes (uvicorn's protocol and
