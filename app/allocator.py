@@ -5,9 +5,11 @@ memory freed into one arena is reused only by what allocates from it. The server
 threads (the SQLite driver's, the run-out equities') allocate little, but the holes they
 leave in their arenas are never filled by the event loop's thread: at 3,000 players,
 one arena shared by every thread holds 1.8 KiB per player less (bench/RESULTS.md, "One
-malloc arena"). The threads allocate too little for the arena's lock to be contended.
+malloc arena; no full collection for players arriving").
 
-An operator's own ``MALLOC_ARENA_MAX`` is left as it is; other C libraries have no
+``holdem serve`` makes the setting before anything starts a thread: an arena outlives
+its thread, and a thread started later takes up that freed arena rather than the main
+one. An operator's own ``MALLOC_ARENA_MAX`` is left as it is; other C libraries have no
 such arenas and are left alone too.
 """
 
@@ -21,8 +23,8 @@ M_ARENA_MAX = -8
 
 
 def share_one_arena() -> bool:
-    """Make every thread allocate from the main arena from now on (call it before the
-    threads start): whether the setting was made."""
+    """Make every thread started from now on allocate from the main arena (call it
+    before any thread has allocated): whether the setting was made."""
     if "MALLOC_ARENA_MAX" in os.environ:
         return False
     try:

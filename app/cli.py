@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from app.allocator import share_one_arena
+
 if TYPE_CHECKING:
     from app.admin.house import HouseFunding
     from app.config import Settings
@@ -51,6 +53,8 @@ def _ready_to_serve(settings: Settings, *, migrate: bool) -> str | None:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the server with uvicorn (in development, migrating the database first)."""
+    # Before anything starts a thread (the migration's database driver does).
+    share_one_arena()
 
     from app.config import ConfigError, get_settings
     from app.main import configure_logging, create_app

@@ -17,11 +17,11 @@ process's resident memory has doubled since the last, so uncollected cycles neve
 more than the live heap (the spacing Go's collector keeps by default; CPython's own is
 a quarter), counting as live what the connections opened since then may hold
 (``CONNECTION_BYTES`` each). A full collection scans every object, about a microsecond
-each on the machine measured: 0.65-0.7 s at 3,000 players. Growth alone is not garbage:
+each on the machine measured: 0.65-0.8 s at 3,000 players. Growth alone is not garbage:
 while a server fills up its heap grows by what the new players hold, and a doubling
-counted without them came at the very moment the server reached 3,000 players, stalling
-every table for those 0.7 s (bench/RESULTS.md, "One malloc arena; no full collection
-for players arriving"). The full collection comes instead once players leave: when so
+counted without them came within the first minute of play at 3,000 players, stalling
+every table for that long (bench/RESULTS.md, "One malloc arena; no full collection for
+players arriving"). The full collection comes instead once players leave: when so
 many connections have closed that what is resident is twice what the last one left,
 beyond what the open connections hold.
 

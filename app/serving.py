@@ -15,7 +15,6 @@ import uvicorn
 from starlette.types import ASGIApp
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from app.allocator import share_one_arena
 from app.collector import keep_collections_short
 from app.config import Settings
 
@@ -93,9 +92,7 @@ class Server(uvicorn.Server):
 
     async def serve(self, sockets: list[socket.socket] | None = None) -> None:
         """Serve until stopped (remembering the loop a SIGTERM's drain runs on), with
-        the collector kept short every ``freeze_every`` seconds (0: left alone) and one
-        C heap for every thread (started from here on)."""
-        share_one_arena()
+        the collector kept short every ``freeze_every`` seconds (0: left alone)."""
         self._loop = asyncio.get_running_loop()
         collector = (asyncio.create_task(
             keep_collections_short(self._freeze_every,

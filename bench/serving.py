@@ -14,13 +14,16 @@ from typing import Any
 
 import uvicorn
 
+from app.allocator import share_one_arena
 from app.collector import FREEZE_SECONDS
 from app.serving import Server, connection_options
 from bench import gcpauses
 
 
 def server_args(description: str, *, gc_default: str) -> argparse.Namespace:
-    """Parse a benchmark server's options; start timing collections if asked."""
+    """Parse a benchmark server's options; start timing collections if asked. Every
+    thread allocates from one malloc arena, as under ``holdem serve``."""
+    share_one_arena()
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8765)
