@@ -235,6 +235,17 @@ class BoundedEngine(engineio.AsyncServer):  # type: ignore[misc]
         socket.queue.put_nowait(None)  # a long-poll waiting for packets returns now
         self.sockets.pop(sid, None)
 
+    async def written(self, deadline: float) -> None:
+        """Wait until no session has a packet waiting to be written, or until the loop
+        time ``deadline``: a draining process's last messages go out before the sockets
+        close (once it returns, closing drops what still waits)."""
+        loop = asyncio.get_running_loop()
+        while loop.time() < deadline and any(not socket.queue.empty()
+                                             for socket in list(self.sockets.values())):
+            await asyncio.sleep(0.01)
+        # The writer that took the last packet sends it at its next turn.
+        await asyncio.sleep(0)
+
     async def handle_request(self, scope: dict[str, Any], receive: Receive, send: Send) -> Any:
         """Serve one ASGI request; a WebSocket goes through a :class:`WebSocketGuard`."""
         if scope.get("type") != "websocket":

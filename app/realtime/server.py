@@ -150,6 +150,8 @@ class Realtime:
         elsewhere = await hands_elsewhere(self.host, until=deadline)
         await self.host.drained()
         await ended(self.host, elsewhere, deadline)
+        # The hands' last messages, here and from elsewhere, are queued for the sockets.
+        await self.sio.eio.written(deadline)
 
     def restarting(self, deadline: float | None = None) -> dict[str, Any]:
         """The body of ``server:restarting``: the most seconds until this process stops."""

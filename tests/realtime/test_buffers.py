@@ -11,6 +11,7 @@ import socket
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import httpx
@@ -212,6 +213,30 @@ def test_the_outgoing_queue_counts_what_waits_in_bytes() -> None:
     assert queue.bytes == PACKET_OVERHEAD
     assert queue.discard() == 2
     assert queue.bytes == 0 and queue.empty()
+
+
+async def test_a_drain_waits_until_what_is_queued_is_written_but_not_past_its_deadline(
+) -> None:
+    engine = BoundedEngine(async_mode="asgi")
+    reader, stuck = OutgoingQueue(), OutgoingQueue()
+    engine.sockets["reader"] = SimpleNamespace(queue=reader)
+    reader.put_nowait(packet.Packet(packet.MESSAGE, data="hand_ended"))
+    loop = asyncio.get_running_loop()
+
+    async def writer() -> None:
+        await asyncio.sleep(0.05)
+        reader.get_nowait()
+    writing = asyncio.create_task(writer())
+    deadline = loop.time() + 30
+    await engine.written(deadline)
+    assert reader.empty() and loop.time() < deadline
+    await writing
+    # A client that never reads keeps its packet: the drain stops waiting at its deadline.
+    engine.sockets["stuck"] = SimpleNamespace(queue=stuck)
+    stuck.put_nowait(packet.Packet(packet.MESSAGE, data="hand_ended"))
+    deadline = loop.time() + 0.1
+    await engine.written(deadline)
+    assert not stuck.empty() and loop.time() >= deadline
 
 
 async def test_a_websocket_session_keeps_no_body_reader_and_long_polling_still_reads(
