@@ -22,14 +22,19 @@ import os
 M_ARENA_MAX = -8
 
 
-def share_one_arena() -> bool:
-    """Make every thread started from now on allocate from the main arena (call it
-    before any thread has allocated): whether the setting was made."""
-    if "MALLOC_ARENA_MAX" in os.environ:
-        return False
+def glibc() -> ctypes.CDLL | None:
+    """This process's C library if it is glibc, else None."""
     try:
         libc = ctypes.CDLL(None)
         libc.gnu_get_libc_version  # noqa: B018 - only glibc has it
     except (OSError, AttributeError):
+        return None
+    return libc
+
+
+def share_one_arena() -> bool:
+    """Make every thread started from now on allocate from the main arena (call it
+    before any thread has allocated): whether the setting was made."""
+    if "MALLOC_ARENA_MAX" in os.environ or (libc := glibc()) is None:
         return False
     return bool(libc.mallopt(M_ARENA_MAX, 1))

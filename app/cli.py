@@ -11,8 +11,6 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from app.allocator import share_one_arena
-
 if TYPE_CHECKING:
     from app.admin.house import HouseFunding
     from app.config import Settings
@@ -53,6 +51,8 @@ def _ready_to_serve(settings: Settings, *, migrate: bool) -> str | None:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the server with uvicorn (in development, migrating the database first)."""
+    from app.allocator import share_one_arena
+
     # Before anything starts a thread (the migration's database driver does).
     share_one_arena()
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import ctypes
 import os
 import subprocess
 import sys
@@ -11,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from app import cli
-from app.allocator import share_one_arena
+from app import allocator, cli
+from app.allocator import glibc, share_one_arena
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -47,14 +46,6 @@ worker.join()
 """
 
 
-def glibc() -> bool:
-    try:
-        ctypes.CDLL(None).gnu_get_libc_version  # noqa: B018
-    except AttributeError:
-        return False
-    return True
-
-
 def in_use(mode: str) -> list[int]:
     """The bytes in use in each arena once the worker thread holds its blocks."""
     env = {k: v for k, v in os.environ.items() if k != "MALLOC_ARENA_MAX"}
@@ -64,13 +55,13 @@ def in_use(mode: str) -> list[int]:
     return [int(arena.split("in use bytes")[1].split("=")[1].split()[0]) for arena in arenas]
 
 
-@pytest.mark.skipif(not glibc(), reason="malloc arenas are glibc's")
+@pytest.mark.skipif(glibc() is None, reason="malloc arenas are glibc's")
 def test_a_thread_allocates_from_the_main_arena_once_shared() -> None:
     assert len(in_use("own")) >= 2
     assert len(in_use("shared")) == 1
 
 
-@pytest.mark.skipif(not glibc(), reason="malloc arenas are glibc's")
+@pytest.mark.skipif(glibc() is None, reason="malloc arenas are glibc's")
 def test_an_arena_left_by_an_earlier_thread_is_taken_up_by_later_ones() -> None:
     # Why holdem serve shares the arena first: the worker's 5 MB land in the arena the
     # ended thread left, not in the main one.
@@ -91,7 +82,7 @@ def test_serve_shares_the_arena_before_anything_can_start_a_thread(
         steps.append("database")
         return "stopped here"
 
-    monkeypatch.setattr(cli, "share_one_arena", share)
+    monkeypatch.setattr(allocator, "share_one_arena", share)
     monkeypatch.setattr(cli, "_ready_to_serve", ready)
     assert cli.cmd_serve(argparse.Namespace(host="127.0.0.1", port=8000, migrate=True)) == 2
     assert steps == ["arena", "database"]

@@ -36,8 +36,15 @@ async def first_to_act(pages: list[Page]) -> Page:
 
 async def heads_up_all_in(visitors: Visitors, mailbox: Mailbox, name: str, *,
                           run_it_twice: bool = False) -> tuple[list[Page], Page, Page]:
-    """Ivy opens a two-seat table without bots, Jon joins, the first to act goes all in
-    and the other calls: both pages, the all-in's and the caller's."""
+    """Ivy and Jon sit heads-up (:func:`heads_up`), the first to act goes all in and the
+    other calls: both pages, the all-in's and the caller's."""
+    pages = await heads_up(visitors, mailbox, name, run_it_twice=run_it_twice)
+    return pages, *await all_in(pages)
+
+
+async def heads_up(visitors: Visitors, mailbox: Mailbox, name: str, *,
+                   run_it_twice: bool = False) -> list[Page]:
+    """Ivy opens a two-seat table without bots and Jon joins: both pages."""
     ivy, jon = await visitors.new(), await visitors.new()
     await signed_in(ivy, mailbox, "Ivy")
     await signed_in(jon, mailbox, "Jon")
@@ -57,22 +64,27 @@ async def heads_up_all_in(visitors: Visitors, mailbox: Mailbox, name: str, *,
     await jon.page.goto(ivy.page.url.split("?")[0])
     await jon.page.get_by_role("button", name="Sit in seat").click()
     await sit(jon.page, buy_in=500)
+    return [ivy.page, jon.page]
 
-    pages = [ivy.page, jon.page]
-    for page in pages:
-        await page.evaluate(RECORD_SEAT_EQUITY)
+
+async def all_in(pages: list[Page]) -> tuple[Page, Page]:
+    """The first to act goes all in and the other calls: the all-in's page and the
+    caller's."""
     first = await first_to_act(pages)
     await first.locator("#act-allin").click()
-    second = jon.page if first is ivy.page else ivy.page
+    second = pages[1] if first is pages[0] else pages[0]
     await expect(second.locator("#act-call")).to_be_enabled()
     await second.locator("#act-call").click()
-    return pages, first, second
+    return first, second
 
 
 async def test_both_players_see_the_equity_of_an_all_in_on_each_street(
     visitors: Visitors, live_server: LiveServer, mailbox: Mailbox
 ) -> None:
-    pages, _, _ = await heads_up_all_in(visitors, mailbox, "All in")
+    pages = await heads_up(visitors, mailbox, "All in")
+    for page in pages:
+        await page.evaluate(RECORD_SEAT_EQUITY)
+    await all_in(pages)
     for page in pages:
         log = page.locator("#panel-log")
         await expect(log).to_contain_text(re.compile(r"Equity before the flop: \w+ \d+\.\d%"))
