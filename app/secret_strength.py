@@ -3,9 +3,11 @@
 Two ways a key is known to others, both refused:
 
 - **published**: it appears in a file of this project (the code, templates, docs,
-  examples, tests, benchmarks: whatever of them is installed beside the package), or
-  it is a value that tutorials publish. Anyone with a copy of the project could sign
-  tokens with it.
+  examples, tests, benchmarks: whatever of them is installed beside the package), it
+  appeared in one in an earlier version (:mod:`app.published_secrets` keeps the SHA-256
+  of every such value the project's history holds), or it is a value that tutorials
+  publish. Anyone with a copy of the project, or of its history, could sign tokens
+  with it.
 - **guessable**: a pattern and dictionary attack (zxcvbn: words, names, common
   passwords, keyboard walks, sequences, repeats, dates, l33t, plus this project's own
   words) would find it in fewer than 2**128 guesses. zxcvbn counts a character it
@@ -16,12 +18,16 @@ Two ways a key is known to others, both refused:
 
 from __future__ import annotations
 
+import hashlib
 import math
+import re
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 
 from zxcvbn import zxcvbn
+
+from app.published_secrets import PUBLISHED_DIGESTS
 
 # HS256 wants a key at least as long as its hash, 256 bits (RFC 7518, 3.2); the length of
 # secrets.token_urlsafe(32).
@@ -53,6 +59,10 @@ PUBLISHED_FOLDERS = ("app", "templates", "migrations", "docs", "deploy", "tests"
 PUBLISHED_FILES = (".env.example", "docker-compose.yml", "Dockerfile", "Makefile",
                    "README.md", "pyproject.toml", "alembic.ini", "package.json")
 LARGEST_FILE_READ = 8 * 1024 * 1024
+# A run of characters a key is written with, long enough to be accepted; the value of a
+# ``NAME=value`` is a run of its own too.
+_KEY_RUN = re.compile(rb"[A-Za-z0-9_\-+/=.~!@#$%^&*]{" + str(MIN_SECRET_LENGTH).encode() + rb",}")
+_LETTER, _DIGIT = re.compile(rb"[A-Za-z]"), re.compile(rb"[0-9]")
 
 
 def estimated_bits(secret: str) -> float:
@@ -64,6 +74,32 @@ def estimated_bits(secret: str) -> float:
     result = zxcvbn(secret[:ESTIMATED_PREFIX], user_inputs=PROJECT_WORDS,
                     max_length=ESTIMATED_PREFIX)
     return float(result["guesses_log10"]) * math.log2(10)
+
+
+def key_runs(text: bytes) -> set[bytes]:
+    """Every value in ``text`` that looks like a generated key: each run of key characters
+    at least :data:`MIN_SECRET_LENGTH` long, and the part after each ``=`` in one, that
+    holds a letter and a digit.
+
+    A generated key of that length lacks a digit about once in 1,500 draws
+    (``secrets.token_urlsafe``) and practically never in hex; a name written in words
+    (a test's, a setting's) is left out, so renaming one does not make it a published key.
+
+    >>> sorted(len(run) for run in key_runs(b"SECRET_KEY=" + b"k3" * 22 + b" short=1"))
+    [44, 55]
+    >>> key_runs(b"test_a_player_who_leaves_with_chips_and_sits_at_another_table")
+    set()
+    """
+    runs: set[bytes] = set()
+    for run in _KEY_RUN.findall(text):
+        runs.add(run)
+        runs.update(part for part in run.split(b"=") if len(part) >= MIN_SECRET_LENGTH)
+    return {run for run in runs if _LETTER.search(run) and _DIGIT.search(run)}
+
+
+def digest(secret: str | bytes) -> str:
+    """The SHA-256 of ``secret`` in hex, as :data:`PUBLISHED_DIGESTS` holds it."""
+    return hashlib.sha256(secret.encode() if isinstance(secret, str) else secret).hexdigest()
 
 
 def _published_files(root: Path) -> Iterator[Path]:
@@ -97,6 +133,9 @@ def weak_secret_reason(secret: str, root: Path = PROJECT_ROOT) -> str | None:
     """
     if secret in PUBLIC_SECRET_KEYS:
         return "is published (a tutorial's): anyone can sign tokens with it"
+    if digest(secret) in PUBLISHED_DIGESTS:
+        return ("is published (in an earlier version of this project): anyone can sign "
+                "tokens with it")
     found = published_in(secret, root)
     if found is not None:
         return (f"is published (in this project's {found.relative_to(root)}): anyone can "

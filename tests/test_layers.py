@@ -27,8 +27,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # The package itself holds only its version.
     ("app.errors", "app"),
     ("app.poker",),
-    ("app.secret_strength", "app.allocator", "app.collector", "app.config", "app.text",
-     "app.metrics", "app.db"),
+    ("app.published_secrets", "app.secret_strength", "app.allocator", "app.collector",
+     "app.config", "app.text", "app.metrics", "app.db"),
     ("app.accounts",),
     ("app.table",),
     ("app.realtime",),

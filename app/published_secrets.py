@@ -1,0 +1,12 @@
+"""Values this project published once and no file of it holds now.
+
+The SHA-256 (hex) of every value that looks like a generated key
+(:func:`app.secret_strength.key_runs`) that some version in the project's history held.
+A key among them is public to anyone with a copy of the history, however random it
+looks, so :func:`app.secret_strength.weak_secret_reason` refuses it.
+``tests/test_published_secrets.py`` walks the history and names any digest missing here.
+"""
+
+PUBLISHED_DIGESTS: frozenset[str] = frozenset({
+    "8c25355fb843ec835bb14344cc365a5309bab83cec4702088145fffe8f9866da",
+})
