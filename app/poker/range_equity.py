@@ -8,11 +8,14 @@ Two ranges are compared exactly when the work is bounded: every board is
 ranked once against every combo of both ranges (:func:`app.poker.evaluator.
 rank_on_boards`); on each board the second range's ranks are sorted, so each
 combo of the first counts the combos it beats or ties by a binary search, and
-the pairs of combos that share a card are taken back out one by one. Preflop,
-when both ranges and the dead cards are closed under changing suits
-(``QQ+,AKs`` is; ``AhKh`` is not), boards are taken one per suit pattern with
-its number of suit relabellings as weight: 134,459 boards stand for all
-2,598,960.
+the pairs of combos that share a card are taken back out one by one. A board
+and its image under a relabelling of the suits that maps both ranges, the board
+and the dead cards onto themselves are worth the same, so boards are taken one
+per orbit, weighted by its size: preflop, when both ranges are closed under every
+relabelling (``QQ+,AKs`` is), 134,459 suit patterns stand for all 2,598,960
+boards; ``AhKh`` against ``QQ+,AKs`` keeps the six relabellings that leave hearts
+alone, and 433,000 or so boards stand for them. A single hand is a range of one
+combo, and is counted exactly the same way.
 
 The work of an exact answer is known before it starts: boards times (combos of
 both ranges plus pairs of combos that share a card), :func:`range_equity_work`.
@@ -58,6 +61,8 @@ from app.poker.ranges import InvalidRange, parse_range
 # _BOARD_WORK cells besides. About three seconds on one core; past it, sample.
 EXACT_WORK = 100_000_000
 _BOARD_WORK = 32
+# Work of finding one board's orbit, per relabelling tried (about the cost of 4 cells).
+_ORBIT_WORK = 4
 # Work of one hand of a sampled deal (dealt, ranked and compared one deal at a time).
 SAMPLED_HAND_WORK = 32
 _CHUNK_CELLS = 1 << 20  # cells of work held in memory at once (a few tens of MB)
@@ -115,7 +120,7 @@ def range_equity(
         raise InvalidSampling(f"need seed >= 0, got {seed}", seed=seed)
     spot = _prepare(ranges, board, dead, iterations=iterations, exact_work=exact_work)
     if spot.exact_cells is not None:
-        return _exact(ranges, spot.combos, *_boards(spot.combos, spot.board, spot.dead))
+        return _exact(ranges, spot.combos, *_boards(spot.board, spot.dead, spot.group))
     return _sampled(ranges, spot.combos, spot.board, spot.taken, iterations, seed)
 
 
@@ -152,6 +157,7 @@ class _RangeSpot:
     dead: tuple[Card, ...]
     taken: set[int]
     exact_cells: int | None
+    group: tuple[tuple[int, ...], ...] = ()
 
 
 def _prepare(ranges: Sequence[str], board: str | Sequence[Card], dead: str | Sequence[Card],
@@ -169,16 +175,15 @@ def _prepare(ranges: Sequence[str], board: str | Sequence[Card], dead: str | Seq
     check_distinct([*board_cards, *dead_cards])
     taken = {int(c) for c in (*board_cards, *dead_cards)}
     combos = [_live(text, taken) for text in ranges]
-    cells = None
-    if len(ranges) == 2:
-        apart = _disjoint(*combos)
-        if not apart.any():
-            raise RangeConflict("these ranges can never be dealt together")
-        per_board = len(combos[0]) + len(combos[1]) + int(apart.size - apart.sum()) + (
-            _BOARD_WORK)
-        cells = _board_count(combos, board_cards, dead_cards) * per_board
-    exact = cells if cells is not None and cells <= exact_work else None
-    return _RangeSpot(combos, board_cards, dead_cards, taken, exact)
+    if len(ranges) != 2:
+        return _RangeSpot(combos, board_cards, dead_cards, taken, None)
+    apart = _disjoint(*combos)
+    if not apart.any():
+        raise RangeConflict("these ranges can never be dealt together")
+    per_board = len(combos[0]) + len(combos[1]) + int(apart.size - apart.sum()) + _BOARD_WORK
+    cells, group = _exact_plan(combos, board_cards, dead_cards, per_board)
+    return _RangeSpot(combos, board_cards, dead_cards, taken,
+                      cells if cells <= exact_work else None, group)
 
 
 def _live(text: str, taken: set[int]) -> Ids:
@@ -195,33 +200,108 @@ def _live(text: str, taken: set[int]) -> Ids:
 # ---- exact: every board, every pair of combos ----------------------------------------
 
 
-def _board_count(combos: list[Ids], board: tuple[Card, ...], dead: tuple[Card, ...]) -> int:
-    """How many boards :func:`_boards` would give."""
-    if not board and not dead and all(_suit_closed(c) for c in combos):
-        return len(_suit_patterns()[0])
-    return comb(52 - len(board) - len(dead), 5 - len(board))
+def _exact_plan(combos: list[Ids], board: tuple[Card, ...], dead: tuple[Card, ...],
+                per_board: int) -> tuple[int, tuple[tuple[int, ...], ...]]:
+    """The work of the exact answer and the relabellings its boards are taken under: every
+    board, or one per orbit (:func:`_symmetries`) when that is less work, finding the
+    orbits included."""
+    group = _symmetries(combos, board, dead)
+    if not board and not dead and len(group) == len(_PERMUTATIONS):
+        return len(_suit_patterns()[0]) * per_board, group
+    unseen, size = _unseen(board, dead), 5 - len(board)
+    every = comb(len(unseen), size) * per_board
+    if len(group) > 1:
+        orbits = (_orbit_count(unseen, size, group) * per_board
+                  + comb(len(unseen), size) * len(group) * _ORBIT_WORK)
+        if orbits < every:
+            return orbits, group
+    return every, ()
 
 
-def _boards(combos: list[Ids], board: tuple[Card, ...], dead: tuple[Card, ...]
-            ) -> tuple[BoardIds, Ids]:
-    """The boards to count and their weights (suit patterns preflop when that is exact)."""
-    if not board and not dead and all(_suit_closed(c) for c in combos):
+def _boards(board: tuple[Card, ...], dead: tuple[Card, ...],
+            group: tuple[tuple[int, ...], ...]) -> tuple[BoardIds, Ids]:
+    """The boards to count and their weights: one per orbit of ``group`` weighted by its
+    size (the suit patterns when that is every relabelling), or every board once."""
+    if not board and not dead and len(group) == len(_PERMUTATIONS):
         return _suit_patterns()
-    unseen = sorted(set(range(52)) - {int(c) for c in (*board, *dead)})
     # One byte a card: 2,598,960 boards take 13 MB.
-    tails = combination_ids(unseen, 5 - len(board)).astype(np.uint8)
+    tails = combination_ids(_unseen(board, dead), 5 - len(board)).astype(np.uint8)
+    weights = np.ones(len(tails), np.int64)
+    if group:
+        tails, weights = _orbits(tails, group)
     fixed = np.tile(np.array([int(c) for c in board], dtype=np.uint8), (len(tails), 1))
-    return np.concatenate([fixed, tails], axis=1), np.ones(len(tails), np.int64)
+    return np.concatenate([fixed, tails], axis=1), weights
 
 
-def _suit_closed(combos: Ids) -> bool:
-    """Whether every relabelling of the suits maps the combos onto themselves."""
-    have = {frozenset(map(int, c)) for c in combos}
-    for perm in permutations(range(4)):
-        for a, b in have:
-            if frozenset((a - a % 4 + perm[a % 4], b - b % 4 + perm[b % 4])) not in have:
-                return False
-    return True
+def _unseen(board: tuple[Card, ...], dead: tuple[Card, ...]) -> list[int]:
+    return sorted(set(range(52)) - {int(c) for c in (*board, *dead)})
+
+
+_PERMUTATIONS = tuple(permutations(range(4)))
+
+
+def _relabel(card: int, perm: tuple[int, ...]) -> int:
+    return card - card % 4 + perm[card % 4]
+
+
+def _symmetries(combos: list[Ids], board: tuple[Card, ...], dead: tuple[Card, ...]
+                ) -> tuple[tuple[int, ...], ...]:
+    """The relabellings of the suits that map every range, the board and the dead cards
+    onto themselves: each deal and its relabelling are worth the same to every range.
+
+    ``QQ+,AKs`` against ``AhKh`` preflop keeps the six that leave hearts alone.
+    """
+    known = [frozenset(int(c) for c in cards) for cards in (board, dead)]
+    ranges = [{frozenset(map(int, combo)) for combo in rows} for rows in combos]
+
+    def kept(perm: tuple[int, ...]) -> bool:
+        def moved(cards: frozenset[int]) -> frozenset[int]:
+            return frozenset(_relabel(card, perm) for card in cards)
+        return (all(moved(cards) == cards for cards in known)
+                and all({moved(combo) for combo in have} == have for have in ranges))
+
+    return tuple(perm for perm in _PERMUTATIONS if kept(perm))
+
+
+def _orbit_count(unseen: list[int], size: int, group: tuple[tuple[int, ...], ...]) -> int:
+    """How many orbits the group makes of the ``size``-card subsets of ``unseen`` (Burnside:
+    the average number of subsets each relabelling leaves as they are, which are the unions
+    of its cycles)."""
+    total = 0
+    for perm in group:
+        subsets, seen = [1] + [0] * size, set()
+        for card in unseen:
+            if card in seen:
+                continue
+            length, at = 0, card
+            while at not in seen:
+                seen.add(at)
+                at, length = _relabel(at, perm), length + 1
+            for k in range(size, length - 1, -1):
+                subsets[k] += subsets[k - length]
+        total += subsets[size]
+    return total // len(group)
+
+
+def _orbits(tails: npt.NDArray[np.uint8], group: tuple[tuple[int, ...], ...]
+            ) -> tuple[npt.NDArray[np.uint8], Ids]:
+    """One row per orbit of ``tails`` under ``group`` and the number of rows it stands for.
+
+    A row stands for its orbit when no relabelling makes a lower set of cards of it; the
+    orbit has ``len(group)`` rows over the number of relabellings that leave it as it is.
+    """
+    maps = np.array([[_relabel(card, perm) for card in range(52)] for perm in group],
+                    dtype=np.int64)
+    keep = np.zeros(len(tails), np.bool_)
+    sizes = np.zeros(len(tails), np.int64)
+    step = max(1, _CHUNK_CELLS // len(group))
+    for start in range(0, len(tails), step):
+        part = slice(start, start + step)
+        masks = np.bitwise_or.reduce(np.int64(1) << maps[:, tails[part]], axis=2)
+        own = np.bitwise_or.reduce(np.int64(1) << tails[part].astype(np.int64), axis=1)
+        keep[part] = (masks >= own).all(axis=0)
+        sizes[part] = len(group) // (masks == own).sum(axis=0)
+    return tails[keep], sizes[keep]
 
 
 @cache

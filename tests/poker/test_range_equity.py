@@ -7,10 +7,18 @@ from itertools import permutations
 import numpy as np
 import pytest
 
+from app.poker import range_equity as range_equity_module
 from app.poker.cards import format_cards
-from app.poker.equity import equity
+from app.poker.equity import combination_ids, equity
 from app.poker.evaluator import rank_batch, rank_on_boards
-from app.poker.range_equity import RangeConflict, _suit_patterns, range_equity
+from app.poker.range_equity import (
+    _PERMUTATIONS,
+    RangeConflict,
+    _orbit_count,
+    _orbits,
+    _suit_patterns,
+    range_equity,
+)
 from app.poker.ranges import parse_range
 
 
@@ -61,6 +69,45 @@ def test_suit_patterns_stand_for_every_board_exactly_once() -> None:
         relabelled = np.sort(boards // 4 * 4 + np.array(perm)[boards % 4], axis=1)
         codes.append(relabelled @ (52 ** np.arange(5)))
     assert len(np.unique(np.concatenate(codes))) == 2_598_960
+
+
+def test_a_hand_against_a_range_preflop_is_exact() -> None:
+    # One hand is a range of one combo: AhKh against a suit-closed range keeps the six
+    # relabellings that leave hearts alone, and the answer fits the exact budget.
+    result = range_equity(["AhKh", "QQ+,AKs"])
+    assert result.exact and [h.combos for h in result.hands] == [1, 22]
+    assert result.hands[0].equity == pytest.approx(
+        range_equity(["AKs", "QQ+,AKs"]).hands[0].equity, abs=1e-12)
+
+
+@pytest.mark.parametrize(("ranges", "board", "dead"), [
+    (["AsKs", "QQ+"], "2c 2d 2h", ""),
+    (["AhKh", "QsQd,JJ"], "", "2c 3c"),
+    (["T9s", "??"], "Ah Ad 7c", "7d"),
+])
+def test_one_board_per_orbit_counts_exactly_what_every_board_counts(
+    ranges: list[str], board: str, dead: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    by_orbit = range_equity(ranges, board, dead, exact_work=10**12)
+    monkeypatch.setattr(range_equity_module, "_symmetries", lambda *_: ((0, 1, 2, 3),))
+    every = range_equity(ranges, board, dead, exact_work=10**12)
+    assert by_orbit.exact and every.exact
+    assert by_orbit == every
+
+
+@pytest.mark.parametrize("fixed", [(), (2,), (1, 3), (0, 1, 2)])
+def test_orbits_are_counted_and_listed_alike_and_stand_for_every_board(
+    fixed: tuple[int, ...]
+) -> None:
+    group = tuple(perm for perm in _PERMUTATIONS if all(perm[s] == s for s in fixed))
+    unseen = list(range(4, 40))  # ranks whose four suits are all unseen
+    tails = combination_ids(unseen, 3).astype(np.uint8)
+    rows, sizes = _orbits(tails, group)
+    assert len(rows) == _orbit_count(unseen, 3, group)
+    assert int(sizes.sum()) == len(tails)
+    images = {frozenset(card // 4 * 4 + perm[card % 4] for card in row)
+              for row in rows.tolist() for perm in group}
+    assert images == {frozenset(row) for row in tails.tolist()}
 
 
 def test_ranks_on_boards_equal_the_batch_ranks() -> None:

@@ -49,6 +49,16 @@ async def test_range_against_range_preflop_is_exact(client: httpx.AsyncClient) -
     assert abs(first["equity"] + second["equity"] - 1) < 1e-12
 
 
+async def test_a_hand_against_a_range_preflop_is_exact_as_the_cli_says(
+    client: httpx.AsyncClient
+) -> None:
+    answer = (await client.post("/tools/equity", json={"hands": ["AhKh", "QQ+,AKs"]})).json()
+    cli = json.loads(run_cli("equity", "--json", "AhKh", "QQ+,AKs").stdout)
+    assert answer["exact"] is cli["exact"] is True and answer["boards"] == cli["boards"]
+    assert round(answer["hands"][0]["equity"], 6) == round(cli["hands"][0]["equity"], 6)
+    assert [h["combos"] for h in answer["hands"]] == [1, 22]
+
+
 @pytest.mark.parametrize(("hands", "options"), [
     (["QQ+,AKs", "AhKd"], {"board": "Ks 7d 2c"}),
     (["AKs", "JJ-99"], {"board": "Qh Jh 2c", "dead": "9s"}),
