@@ -1,7 +1,7 @@
 """deploy/nginx.conf in front of real servers: the client's address the app sees is the one
 the proxy saw, whatever ``X-Forwarded-For`` the client writes; and requests are routed by
 the table their query names (else by the client's address), so every player of a table
-reaches the same replica."""
+reaches the same replica; and a browser on any port reaches the sockets through it."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+import socketio
 
 from app.config import RateLimit, Settings
 from tests.conftest import free_port
@@ -150,3 +151,19 @@ def test_the_proxy_routes_by_table_then_by_address(tmp_path: Path) -> None:
                       for address in addresses}
         assert all(len(upstreams) == 1 for upstreams in by_address.values()), by_address
         assert {next(iter(u)) for u in by_address.values()} == {"a", "b"}, by_address
+
+
+async def test_a_browser_reaches_the_sockets_through_the_proxy_on_any_port(
+    settings: Settings, tmp_path: Path
+) -> None:
+    # A browser sends its page's origin, port included; the app compares it with the Host
+    # the proxy passes on, so the proxy must pass the port on too.
+    async with behind_the_proxy(settings, tmp_path) as url:
+        for transport in ("polling", "websocket"):
+            client = socketio.AsyncClient(reconnection=False)
+            try:
+                await client.connect(url, headers={"Origin": url}, transports=[transport],
+                                     wait_timeout=10)
+                assert client.connected and client.transport() == transport
+            finally:
+                await client.disconnect()
