@@ -1,5 +1,5 @@
-"""The ``holdem`` command: serve, migrate, create-admin, demote, eval, equity, outs, replay,
-verify-hand, audit, house, protocol."""
+"""The ``holdem`` command: serve, migrate, create-admin, demote, outbox, eval, equity, outs,
+replay, verify-hand, audit, house, protocol."""
 
 from __future__ import annotations
 
@@ -128,6 +128,34 @@ def cmd_demote(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_outbox(args: argparse.Namespace) -> int:
+    """The last mails written to the outbox folder (development, without ``SMTP_HOST``), each
+    with its links decoded: the file itself is quoted-printable, breaking links over lines."""
+    from email import message_from_bytes, policy
+    from email.message import EmailMessage
+
+    from app.accounts.mail import links_in
+    from app.config import get_settings
+
+    folder = get_settings().outbox_path
+    mails = []
+    for path in sorted(folder.glob("*.eml")):  # named by the time written
+        message = message_from_bytes(path.read_bytes(), policy=policy.default)
+        assert isinstance(message, EmailMessage)
+        if args.to is None or str(message["To"]).lower() == args.to.lower():
+            mails.append({"file": str(path), "to": str(message["To"]),
+                          "subject": str(message["Subject"]), "links": links_in(message)})
+    shown = mails[-args.last:]
+    if args.json:
+        print(json.dumps(shown))
+    elif not shown:
+        print(f"no mail{f' to {args.to}' if args.to else ''} in {folder}")
+    for mail in shown if not args.json else ():
+        print(f"{mail['file']}\n  To: {mail['to']}\n  Subject: {mail['subject']}")
+        print("".join(f"  {link}\n" for link in mail["links"]), end="")
+    return 0
+
+
 def _add_account_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The ``migrate``, ``create-admin`` and ``demote`` subcommands."""
     migrate = sub.add_parser("migrate", help="upgrade the database to the latest migration")
@@ -149,6 +177,14 @@ def _add_account_commands(sub: argparse._SubParsersAction[argparse.ArgumentParse
     demote.add_argument("--admin", metavar="EMAIL",
                         help="your admin account, named in the audit log (else the house)")
     demote.set_defaults(func=_one_line_errors(cmd_demote))
+
+    outbox = sub.add_parser("outbox", help="the last mails written to the outbox folder "
+                                           "(no SMTP_HOST), with their links")
+    outbox.add_argument("--to", metavar="EMAIL", help="only the mails to this address")
+    outbox.add_argument("--last", type=_how_many, default=1, metavar="N",
+                        help="how many of the latest mails (default 1)")
+    outbox.add_argument("--json", action="store_true", help="print one JSON list")
+    outbox.set_defaults(func=_one_line_errors(cmd_outbox))
 
 
 Command = Callable[[argparse.Namespace], int]
@@ -524,6 +560,13 @@ def _port(text: str) -> int:
     return int(text)
 
 
+def _how_many(text: str) -> int:
+    """A count as typed: a whole number from 1."""
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1, got {text!r}")
+    return int(text)
+
+
 def _commitment(text: str) -> str:
     """A commitment as typed: 64 hex characters, either case."""
     import re
@@ -556,8 +599,8 @@ def cmd_protocol(args: argparse.Namespace) -> int:
     return 0
 
 
-DESCRIPTION = ("The holdem command: serve, migrate, create-admin, demote, eval, equity, outs, "
-               "replay, verify-hand, audit, house, protocol.")
+DESCRIPTION = ("The holdem command: serve, migrate, create-admin, demote, outbox, eval, equity, "
+               "outs, replay, verify-hand, audit, house, protocol.")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import os
+import subprocess
+import sys
 import threading
 from dataclasses import replace
 from datetime import timedelta
@@ -25,6 +29,7 @@ from app.config import Settings
 from app.db.engine import Database
 from app.db.models import MailStatus, OutboxMail, utcnow
 from tests.conftest import PASSWORD, Mailbox, free_port, token_of
+from tests.test_cli import ROOT
 
 KINDS = [mail.VERIFY, mail.WELCOME, mail.PASSWORD_RESET, mail.PASSWORD_CHANGED,
          mail.EMAIL_CHANGE_NEW, mail.EMAIL_CHANGE_OLD, mail.ACCOUNT_DELETED]
@@ -258,3 +263,33 @@ async def test_stopping_the_sender_just_as_it_wakes_stops_it(
     closing = asyncio.create_task(mailer.close())
     done, _ = await asyncio.wait({closing}, timeout=10)
     assert closing in done, "the sender went on after it was stopped"
+
+
+def holdem_outbox(outbox: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "OUTBOX_DIR": str(outbox), "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "app.cli", "outbox", *args], cwd=outbox.parent,
+                          env=env, capture_output=True, text=True, timeout=60, check=False)
+
+
+async def test_holdem_outbox_prints_the_latest_mails_links_whole(
+    tmp_path: Path, database: Database
+) -> None:
+    long_link = CONTEXT["link"] + "&" + "x" * 90  # longer than a quoted-printable line
+    mailer = Mailer(outbox_settings(tmp_path), database)
+    for to in ("ann@example.com", "bob@example.com"):
+        async with database.sessions() as session:
+            mailer.queue(session, mail.VERIFY, to, **{**CONTEXT, "link": long_link})
+            await session.commit()
+        await mailer.drain()
+    outbox = tmp_path / "outbox"
+    (first, _) = sorted(outbox.glob("*.eml"))
+    assert long_link not in first.read_text(encoding="ascii")  # broken over lines as written
+    latest = holdem_outbox(outbox)
+    assert latest.returncode == 0, latest.stderr
+    assert "bob@example.com" in latest.stdout and "ann@example.com" not in latest.stdout
+    assert f"  {long_link}\n" in latest.stdout.splitlines(keepends=True)
+    ann = holdem_outbox(outbox, "--json", "--last", "5", "--to", "ANN@example.com")
+    (only,) = json.loads(ann.stdout)
+    assert only["file"] == str(first) and only["links"] == [long_link]
+    refused = holdem_outbox(outbox, "--last", "0")
+    assert refused.returncode == 2 and "expected a whole number from 1" in refused.stderr
