@@ -1,9 +1,10 @@
-"""The ``holdem`` command: serve, migrate, create-admin, demote, outbox, eval, equity, outs,
-replay, verify-hand, audit, house, protocol."""
+"""The ``holdem`` command: serve, migrate, create-admin, demote, outbox, backup, eval, equity,
+outs, replay, verify-hand, audit, house, protocol."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import sys
@@ -156,6 +157,38 @@ def cmd_outbox(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_backup(args: argparse.Namespace) -> int:
+    """Copy the SQLite database to ``args.path`` while the server runs: SQLite's online
+    backup, a consistent copy that a commit during it cannot tear."""
+    import sqlite3
+
+    from sqlalchemy.engine import make_url
+
+    from app.config import get_settings
+    from app.db.engine import is_sqlite
+    from app.errors import HoldemError
+
+    url = make_url(get_settings().database_url)
+    if not is_sqlite(url) or url.database in (None, "", ":memory:"):
+        raise HoldemError("backup copies a SQLite database file; for PostgreSQL use pg_dump "
+                          "(docs/HOSTING.md)")
+    database, target = Path(url.database).resolve(), Path(args.path)
+    if not database.is_file():
+        raise HoldemError(f"no database at {database}")
+    if target.exists():
+        raise HoldemError(f"{target} exists: name a new file")
+    read_only = f"{database.as_uri()}?mode=ro"
+    try:
+        with (contextlib.closing(sqlite3.connect(read_only, uri=True)) as source,
+              contextlib.closing(sqlite3.connect(target)) as copy):
+            source.backup(copy)
+    except sqlite3.Error as exc:
+        target.unlink(missing_ok=True)
+        raise HoldemError(f"the copy failed: {exc}") from exc
+    print(f"{database} copied to {target}")
+    return 0
+
+
 def _add_account_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The ``migrate``, ``create-admin`` and ``demote`` subcommands."""
     migrate = sub.add_parser("migrate", help="upgrade the database to the latest migration")
@@ -185,6 +218,10 @@ def _add_account_commands(sub: argparse._SubParsersAction[argparse.ArgumentParse
                         help="how many of the latest mails (default 1)")
     outbox.add_argument("--json", action="store_true", help="print one JSON list")
     outbox.set_defaults(func=_one_line_errors(cmd_outbox))
+
+    backup = sub.add_parser("backup", help="copy the SQLite database while the server runs")
+    backup.add_argument("path", metavar="FILE", help="the copy to write (a new file)")
+    backup.set_defaults(func=_one_line_errors(cmd_backup))
 
 
 Command = Callable[[argparse.Namespace], int]
@@ -599,8 +636,8 @@ def cmd_protocol(args: argparse.Namespace) -> int:
     return 0
 
 
-DESCRIPTION = ("The holdem command: serve, migrate, create-admin, demote, outbox, eval, equity, "
-               "outs, replay, verify-hand, audit, house, protocol.")
+DESCRIPTION = ("The holdem command: serve, migrate, create-admin, demote, outbox, backup, eval, "
+               "equity, outs, replay, verify-hand, audit, house, protocol.")
 
 
 def build_parser() -> argparse.ArgumentParser:

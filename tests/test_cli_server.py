@@ -7,6 +7,7 @@ import argparse
 import asyncio
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -420,3 +421,45 @@ def test_verify_hand_checks_the_commitment_recorded_before_the_deal(
     with pytest.raises(SystemExit) as bad:
         main(["verify-hand", str(history), "--commitment", "abc"])
     assert bad.value.code == 2 and "64 hex characters" in capsys.readouterr().err
+
+
+def test_backup_copies_the_sqlite_database_while_the_server_runs(
+    tmp_path: Path, fresh_sqlite: str
+):
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "serve", "--port", str(port)], cwd=tmp_path,
+        env=holdem_env(tmp_path, DATABASE_URL=fresh_sqlite), text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        assert wait_for_health(process, url).status_code == 200
+        for number in range(3):
+            signup = httpx.post(f"{url}/auth/signup", timeout=10, json={
+                "email": f"friend{number}@example.com", "password": PASSWORD,
+                "display_name": f"Friend {number}"})
+            assert signup.status_code == 202, signup.text
+        copied = holdem(tmp_path, "backup", "copy.sqlite3", DATABASE_URL=fresh_sqlite)
+        assert copied.returncode == 0, copied.stderr
+        again = holdem(tmp_path, "backup", "copy.sqlite3", DATABASE_URL=fresh_sqlite)
+        assert "copy.sqlite3 exists" in one_error_line(again, "backup")
+    finally:
+        process.terminate()
+        process.communicate(timeout=30)
+    # The copy is a whole database: the accounts are there and the ledger balances.
+    copy_url = f"sqlite+aiosqlite:///{tmp_path / 'copy.sqlite3'}"
+    audited = holdem(tmp_path, "audit", "--json", DATABASE_URL=copy_url)
+    assert audited.returncode == 0, audited.stdout + audited.stderr
+    with sqlite3.connect(tmp_path / "copy.sqlite3") as copy:
+        emails = {email for (email,) in copy.execute("SELECT email FROM users")}
+    assert {f"friend{number}@example.com" for number in range(3)} <= emails
+
+
+def test_backup_of_a_database_that_is_not_a_sqlite_file_is_refused(tmp_path: Path):
+    postgres = "postgresql+asyncpg://holdem@127.0.0.1:5432/holdem"
+    refused = holdem(tmp_path, "backup", "copy.sqlite3", DATABASE_URL=postgres)
+    assert "pg_dump" in one_error_line(refused, "backup")
+    missing = f"sqlite+aiosqlite:///{tmp_path / 'none.sqlite3'}"
+    assert "no database at" in one_error_line(
+        holdem(tmp_path, "backup", "copy.sqlite3", DATABASE_URL=missing), "backup")
+    assert not (tmp_path / "copy.sqlite3").exists()
