@@ -66,16 +66,22 @@ def started_by(command: str) -> dict[str, Any]:
 
 
 def documented_up_commands() -> list[str]:
-    """Every ``docker compose ... up`` command of the README and the compose file's comments."""
+    """Every ``docker compose ... up`` command of the README, the host's guide and the
+    compose file's comments."""
     texts = [(ROOT / "README.md").read_text(encoding="utf-8"),
+             (ROOT / "docs" / "HOSTING.md").read_text(encoding="utf-8"),
              COMPOSE.read_text(encoding="utf-8")]
     return [re.sub(r"\s+#.*", "", found).strip() for text in texts
             for found in re.findall(r"docker compose [^\n]*\bup\b[^\n]*", text)]
 
 
 def host_ports(service: dict[str, Any]) -> list[str]:
-    """The host ports a service publishes."""
-    return [str(port).rsplit(":", 1)[0] for port in service.get("ports", [])]
+    """The host ports a service publishes, each with its protocol (``443/udp``)."""
+    published = []
+    for port in map(str, service.get("ports", [])):
+        mapping, _, protocol = port.partition("/")
+        published.append(f"{mapping.rsplit(':', 1)[0]}/{protocol or 'tcp'}")
+    return published
 
 
 def dockerfile_instructions() -> list[tuple[str, str]]:
@@ -96,7 +102,9 @@ def test_plain_docker_compose_up_starts_the_app_alone_with_its_volume():
     assert set(services_for(None)) == {"app"}
     app = compose()["services"]["app"]
     assert app["volumes"] == ["holdem-data:/srv/holdem/var"]
-    assert app["ports"] == ["8000:8000"]
+    # Plain HTTP on this machine's loopback only: production's Secure cookies stick there,
+    # and players elsewhere come through the HTTPS profile.
+    assert app["ports"] == ["127.0.0.1:8000:8000"]
 
 
 def test_every_documented_up_command_starts_something_and_no_host_port_twice():
@@ -150,6 +158,41 @@ def test_the_proxy_configuration_is_valid_nginx(tmp_path: Path) -> None:
     assert checked.returncode == 0, checked.stderr
 
 
+def test_the_https_profile_puts_caddy_with_automatic_certificates_in_front_of_the_app():
+    started = started_by("docker compose --profile https up -d")
+    assert set(started) == {"app", "caddy"}
+    caddy = started["caddy"]
+    assert caddy["ports"] == ["80:80", "443:443", "443:443/udp"]
+    assert caddy["volumes"][0] == "./deploy/Caddyfile:/etc/caddy/Caddyfile:ro"
+    assert {"caddy-data:/data", "caddy-config:/config"} <= set(caddy["volumes"])
+    assert caddy["depends_on"] == {"app": {"condition": "service_healthy"}}
+    # A required ${PUBLIC_URL:?} would stop every profile: the container checks it.
+    assert caddy["environment"]["PUBLIC_URL"] == "${PUBLIC_URL:-}"
+    check = caddy["command"][2].replace("$$", "$")
+    for public_url, status in (("", 1), ("http://poker.example.com", 1),
+                               ("https://poker.example.com", 0)):
+        ran = subprocess.run(["sh", "-c", check.replace("exec caddy", "exit 0 # caddy")],
+                             env={"PUBLIC_URL": public_url}, capture_output=True, text=True,
+                             timeout=10)
+        assert ran.returncode == status, (public_url, ran.stderr)
+        assert ("set PUBLIC_URL" in ran.stderr) == bool(status)
+    text = (ROOT / "deploy" / "Caddyfile").read_text(encoding="utf-8")
+    assert "{$PUBLIC_URL} {" in text and "reverse_proxy app:8000" in text
+
+
+@pytest.mark.skipif(shutil.which("caddy") is None, reason="Caddy is not installed "
+                    "(apt-get install -y caddy)")
+def test_the_https_proxy_configuration_is_valid_caddy(tmp_path: Path) -> None:
+    checked = subprocess.run(
+        [shutil.which("caddy") or "caddy", "validate", "--adapter", "caddyfile", "--config",
+         str(ROOT / "deploy" / "Caddyfile")],
+        env={"PUBLIC_URL": "https://poker.example.com", "HOME": str(tmp_path),
+             "XDG_DATA_HOME": str(tmp_path / "data"),
+             "XDG_CONFIG_HOME": str(tmp_path / "config")},
+        capture_output=True, text=True, timeout=60)
+    assert checked.returncode == 0, checked.stderr
+
+
 def test_the_app_alone_runs_embedded_on_sqlite():
     alone = compose()["services"]["app"]
     assert alone["environment"]["DATABASE_URL"].startswith("sqlite+aiosqlite:////srv/holdem/var/")
@@ -170,8 +213,14 @@ def test_every_app_runs_in_production_and_requires_a_secret_key_and_a_mail_serve
 
 def test_only_the_proxys_own_network_is_believed_about_client_addresses():
     services = compose()["services"]
-    # The embedded app trusts no proxy unless told.
-    assert services["app"]["environment"]["FORWARDED_ALLOW_IPS"] == "${FORWARDED_ALLOW_IPS:-}"
+    # The embedded app trusts the HTTPS proxy's fixed address alone, unless told.
+    caddy = services["caddy"]["networks"]["https"]["ipv4_address"]
+    assert caddy == "${CADDY_ADDRESS:-172.30.251.2}"
+    assert services["app"]["environment"]["FORWARDED_ALLOW_IPS"] == (
+        "${FORWARDED_ALLOW_IPS:-" + caddy + "}")
+    assert services["app"]["networks"]["https"]["ipv4_address"] != caddy
+    on_https_network = {name for name, s in services.items() if "https" in s.get("networks", [])}
+    assert on_https_network == {"app", "caddy"}
     # The replicas trust the network they share with the proxy, and nobody else is on it.
     trusted = services["app-full"]["environment"]["FORWARDED_ALLOW_IPS"]
     subnet = compose()["networks"]["proxy"]["ipam"]["config"][0]["subnet"]
@@ -189,7 +238,7 @@ def test_base_images_are_pinned_by_version():
               if not service.get("build")]
     images += [args.split()[0] for instruction, args in dockerfile_instructions()
                if instruction == "FROM"]
-    assert len(images) == 5
+    assert len(images) == 6
     for image in images:
         assert PINNED_IMAGE.match(image), f"{image} is not pinned to a version"
 
