@@ -259,9 +259,10 @@ ACK_FIELDS: dict[str, str] = {
                     "with your guests).",
     "table:close": "`table_id` and `paid_out`, the credits returned to people (0: nobody "
                    "sat there). Refused with `not_your_table` or `table_in_use`.",
-    "table:quick-seat": "as `table:sit`; you also watch the table from now on. When you "
-                        "cannot sit (too few credits for the buy-in, ...), a table opened "
-                        "for you is closed again: it does not count among your tables.",
+    "table:quick-seat": "as `table:sit`; you also watch the table from now on. A table "
+                        "opened for a quick seat is public and nobody's own: it never "
+                        "counts among your open tables, and when you cannot sit (too few "
+                        "credits for the buy-in, ...) it is closed again.",
     "table:join": "`table_id`; `seq`, the table's current sequence number; `replayed`, the "
                   "number of missed messages re-sent, or `null` when a `table:snapshot` "
                   "was sent instead. The snapshot or the replayed messages arrive before "

@@ -159,10 +159,7 @@ class Lobby:
             table, seat = self._find_seat(viewer, data)
             opened = table is None
             if table is None:
-                table = await self.create(viewer, TableCreate(
-                    name=f"NL {data.small_blind}/{data.big_blind}", seats=QUICK_SEAT_SEATS,
-                    small_blind=data.small_blind, big_blind=data.big_blind,
-                    bots=data.bots, bot_count=QUICK_SEAT_BOTS if data.bots else 0))
+                table = await self._open_for_quick_seat(viewer, data)
                 seat = 0
             buy_in = data.buy_in or table.state.config.max_buy_in
             try:
@@ -172,11 +169,27 @@ class Lobby:
             except Exception:
                 if opened:
                     # Opened for this player, who cannot sit (too few credits...): it
-                    # must not stay behind, empty and counted among their tables.
+                    # must not stay behind, empty.
                     await self._discard(table)
                 raise
         assert error is not None
         raise error
+
+    async def _open_for_quick_seat(self, viewer: Viewer, data: QuickSeat) -> Table:
+        """A public table for the lobby, opened because none at these blinds had room.
+
+        It is nobody's own: it does not count among the player's open tables once they
+        leave it to the bots, and it closes when nobody has played there for a while. The
+        opening still counts toward how often the player may open tables."""
+        self.host.require_running()
+        settings = self.host.services.settings
+        if not viewer.is_admin:
+            await self.host.services.limiter.hit("table_create", str(viewer.user_id),
+                                                 settings.rate_limit_table_create)
+        return await self._open(None, TableCreate(
+            name=f"NL {data.small_blind}/{data.big_blind}", seats=QUICK_SEAT_SEATS,
+            small_blind=data.small_blind, big_blind=data.big_blind,
+            bots=data.bots, bot_count=QUICK_SEAT_BOTS if data.bots else 0), None)
 
     async def _discard(self, table: Table) -> None:
         try:

@@ -133,6 +133,29 @@ async def test_players_asking_for_a_quick_seat_at_once_share_one_new_table(
     assert sorted(ack["seat"] for ack in acks) == [0, 1, 2, 3, 4]
 
 
+async def test_tables_a_player_left_to_the_bots_after_quick_seats_are_not_theirs(
+    server: LiveServer, players: Accounts, connect: Any
+) -> None:
+    person = await players.player(verified=False)
+    client: Client = await connect(person)
+    limit = server.realtime.settings.max_open_tables_per_user
+    left = []
+    for blinds in range(1, limit + 2):
+        seated = await client.ok("table:quick-seat", {"small_blind": blinds,
+                                                      "big_blind": 2 * blinds})
+        await client.ok("table:leave", {"table_id": seated["table_id"]})
+        left.append(seated["table_id"])
+    # Still open, the bots playing on; but none of them is this player's.
+    assert {t["table_id"] for t in await server.realtime.lobby.listing()} >= set(left)
+    assert await _open_tables_of(server, person.id) == 0
+    assert (await client.ok("lobby:mine"))["tables"] == []
+    for number in range(limit):
+        await client.ok("table:create", {"name": f"mine {number}", "small_blind": 1,
+                                         "big_blind": 2})
+    refused = await client.call("table:close", {"table_id": left[0]})
+    assert refused["error"]["code"] == "not_your_table", refused
+
+
 async def test_a_quick_seat_that_cannot_seat_the_player_leaves_no_table_behind(
     server: LiveServer, players: Accounts, connect: Any
 ) -> None:
