@@ -1,5 +1,5 @@
-"""The examples in the docstrings of the poker core, the tournament rules and the realtime
-side (table placement, routing) run as written."""
+"""The examples in the docstrings of the poker core, the tournament rules, the realtime
+side (table placement, routing), the settle-up and the secret check run as written."""
 
 import doctest
 import importlib
@@ -9,18 +9,20 @@ import pytest
 
 import app.poker
 import app.realtime
+import app.settle_up
 import app.tournaments
 
-MODULES = sorted(
-    info.name
-    for package in (app.poker, app.tournaments, app.realtime)
-    for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}.")
-)
+MODULES = sorted([
+    *(info.name
+      for package in (app.poker, app.tournaments, app.realtime, app.settle_up)
+      for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}.")),
+    "app.secret_strength",
+])
 
 
 def test_every_module_of_the_core_the_tournaments_and_the_realtime_side_is_collected() -> None:
     assert {"app.poker.engine", "app.poker.range_equity", "app.tournaments.structure",
-            "app.realtime.moves"} <= set(MODULES)
+            "app.realtime.moves", "app.settle_up.transfers", "app.secret_strength"} <= set(MODULES)
 
 
 @pytest.mark.parametrize("name", MODULES)

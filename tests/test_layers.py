@@ -32,7 +32,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("app.accounts",),
     ("app.table",),
     ("app.realtime",),
-    ("app.tournaments", "app.admin", "app.hands", "app.tools", "app.leaderboard", "app.web"),
+    ("app.tournaments", "app.admin", "app.hands", "app.tools", "app.leaderboard",
+     "app.settle_up", "app.web"),
     ("app.protocol",),
     ("app.body_limit", "app.security_headers", "app.serving", "app.main", "app.cli"),
 )
