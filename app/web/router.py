@@ -99,6 +99,12 @@ async def table(request: Request, table_id: TableId) -> HTMLResponse:
     return page(request, "table", title="Table", table_id=table_id, needs_socket=True)
 
 
+@router.get("/table/{table_id}/ledger")
+async def table_ledger(request: Request, table_id: TableId) -> HTMLResponse:
+    """A table's ledger: buy-ins, cash-outs and who pays whom to settle up."""
+    return page(request, "ledger", title="Ledger", table_id=table_id)
+
+
 @router.get("/tournament/{tournament_id}")
 async def tournament(request: Request, tournament_id: TableId) -> HTMLResponse:
     """One tournament: structure, players, payouts, tables, registering."""

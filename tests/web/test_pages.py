@@ -11,7 +11,8 @@ import pytest
 from app.web import router
 
 PAGES = ["/", "/login", "/signup", "/forgot", "/reset?token=abc", "/verify?token=abc",
-         "/account", "/admin", "/table/abc123", "/odds", "/leaderboard"]
+         "/account", "/admin", "/table/abc123", "/table/abc123/ledger", "/odds",
+         "/leaderboard"]
 BROWSER = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
 
 
