@@ -35,6 +35,21 @@ Password = Annotated[str, Field(min_length=1, max_length=256)]
 LinkToken = Annotated[str, Field(min_length=1, max_length=128)]
 
 
+def local_path(value: str) -> str:
+    """A path of this site: starting with one ``/`` (``//host`` and ``/\\host`` are other
+    sites to a browser), printable ASCII only."""
+    if not value.startswith("/") or value[1:2] in ("/", "\\"):
+        raise ValueError("must be a path on this site, starting with a single /")
+    return value
+
+
+# A page of this site to come back to (the table a friend was invited to).
+NextPath = Annotated[str, Field(max_length=300, pattern=r"^[!-~]+$",
+                                description="A page of this site to open once the address "
+                                "is confirmed, such as /table/3f9a1c2b7d4e?invite=..."),
+                     AfterValidator(local_path)]
+
+
 class Strict(BaseModel):
     """Request bodies: unknown fields are refused and nothing is coerced (``"1"`` is not an
     int, ``true`` is not 1)."""
@@ -43,11 +58,12 @@ class Strict(BaseModel):
 
 
 class UserCreate(Strict):
-    """Sign-up."""
+    """Sign-up; ``next``: where the confirmation link leads once the address is confirmed."""
 
     email: Email
     password: Password
     display_name: DisplayName
+    next: NextPath | None = None
 
 
 class UserUpdate(Strict):

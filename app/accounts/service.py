@@ -7,6 +7,7 @@ import logging
 from collections.abc import Awaitable, Callable, Collection
 from datetime import timedelta
 from typing import Any, cast
+from urllib.parse import urlencode
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.engine import CursorResult
@@ -90,8 +91,10 @@ async def issue_link(
     *,
     ttl_seconds: int,
     email: str | None = None,
+    next_path: str | None = None,
 ) -> str:
-    """Store a new single-use token for ``user`` and return the link that carries it.
+    """Store a new single-use token for ``user`` and return the link that carries it
+    (and ``next_path``, the page the link's page leads on to).
 
     The token is bound to the account's current address and password: see
     :func:`app.accounts.tokens.link_fingerprint`.
@@ -109,7 +112,8 @@ async def issue_link(
             expires_at=now + timedelta(seconds=ttl_seconds),
         )
     )
-    return f"{settings.public_url.rstrip('/')}{LINK_PATHS[purpose]}?token={token}"
+    link = f"{settings.public_url.rstrip('/')}{LINK_PATHS[purpose]}?token={token}"
+    return f"{link}&{urlencode({'next': next_path})}" if next_path else link
 
 
 async def find_link_token(
@@ -193,7 +197,7 @@ async def signup(
     if settings.starting_credits > 0:
         await ledger.credit(session, user.id, settings.starting_credits,
                             reason=LedgerReason.SIGNUP_GRANT)
-    await send_verification(session, settings, mailer, user, commit=True)
+    await send_verification(session, settings, mailer, user, commit=True, next_path=data.next)
 
 
 def notify_signup_attempt(session: AsyncSession, mailer: Mailer, user: User) -> None:
@@ -203,12 +207,14 @@ def notify_signup_attempt(session: AsyncSession, mailer: Mailer, user: User) -> 
 
 
 async def send_verification(
-    session: AsyncSession, settings: Settings, mailer: Mailer, user: User, *, commit: bool
+    session: AsyncSession, settings: Settings, mailer: Mailer, user: User, *, commit: bool,
+    next_path: str | None = None,
 ) -> None:
     """Issue a verification link for the user's address and mail it (in the same
-    transaction, committed when ``commit``)."""
+    transaction, committed when ``commit``); the confirmed page leads on to ``next_path``."""
     link = await issue_link(session, settings, user, TokenPurpose.VERIFY_EMAIL,
-                            ttl_seconds=settings.verify_token_ttl_seconds, email=user.email)
+                            ttl_seconds=settings.verify_token_ttl_seconds, email=user.email,
+                            next_path=next_path)
     assert user.email is not None
     mailer.queue(session, mail.VERIFY, user.email, display_name=user.display_name, link=link,
                  expires_in=describe_duration(settings.verify_token_ttl_seconds))

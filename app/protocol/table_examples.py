@@ -40,7 +40,9 @@ A browser logged in through the REST API may rely on the `holdem_session` cookie
 A bad, expired or revoked token, or a banned account, is refused: the client gets
 `connect_error` with a human `message` and `data = {"code", "message"}` (codes
 `not_authenticated`, `account_banned`). Connecting without a token gives an anonymous
-connection that may only send `lobby:list`. Connections are bounded too, refused the same
+connection that may list tables and tournaments and watch a table (`table:join`, with the
+invite code for a private one; it sees what any spectator sees). Connections are bounded
+too, refused the same
 way with the bound as `data.limit`: per account (`table_limit`), and per client address
 (`connection_limit`: 100 in all, 20 of them anonymous, by default).
 

@@ -3,6 +3,8 @@ verification mail."""
 
 from __future__ import annotations
 
+from urllib.parse import parse_qs, urlsplit
+
 import httpx
 import pytest
 
@@ -117,4 +119,36 @@ async def test_invalid_payloads_get_a_typed_error_and_create_nothing(
     assert error["message"] and error["problems"]
     login = await client.post("/auth/login", json={
         "email": "dave@example.com", "password": PASSWORD})
+    assert login.status_code == 401
+
+
+async def test_a_sign_up_from_an_invite_mails_a_link_that_leads_back_to_the_table(
+    client: httpx.AsyncClient, mailbox: Mailbox, accounts: Accounts
+) -> None:
+    table = "/table/3f9a1c2b7d4e?invite=Zx_9-a"
+    response = await client.post("/auth/signup", json={
+        "email": "guest@example.com", "password": PASSWORD, "display_name": "Guest",
+        "next": table})
+    assert response.status_code == 202, response.text
+    link = link_of(await mailbox.wait_for("guest@example.com", "confirm your e-mail"))
+    query = parse_qs(urlsplit(link).query)
+    assert query["next"] == [table] and len(query["token"]) == 1
+    verified = await client.post("/auth/verify-email", json={"token": query["token"][0]})
+    assert verified.status_code == 200, verified.text
+
+
+@pytest.mark.parametrize("elsewhere", [
+    "https://evil.example/", "//evil.example/table", "/\\\\evil.example", "table/abc",
+    "/table/abc def", "/" + "a" * 300, "",
+])
+async def test_a_sign_up_that_would_lead_to_another_site_is_refused_and_makes_nothing(
+    client: httpx.AsyncClient, mailbox: Mailbox, elsewhere: str
+) -> None:
+    response = await client.post("/auth/signup", json={
+        "email": "guest@example.com", "password": PASSWORD, "display_name": "Guest",
+        "next": elsewhere})
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["code"] == "invalid_payload"
+    login = await client.post("/auth/login", json={"email": "guest@example.com",
+                                                   "password": PASSWORD})
     assert login.status_code == 401

@@ -31,8 +31,8 @@ async def test_a_revoked_token_is_refused(
         await client.connect()
 
 
-async def test_anonymous_clients_may_only_watch_the_lobby(
-    server: LiveServer, connect: Any
+async def test_anonymous_clients_may_list_and_watch_but_never_play(
+    server: LiveServer, players: Accounts, connect: Any
 ) -> None:
     anonymous: Client = await connect()
     listed = await anonymous.ok("lobby:list")
@@ -41,8 +41,27 @@ async def test_anonymous_clients_may_only_watch_the_lobby(
                                                     "big_blind": 2})
     assert refused == {"ok": False, "error": {"code": "not_authenticated",
                                               "message": refused["error"]["message"]}}
-    watch = await anonymous.call("table:join", {"table_id": "abc"})
-    assert watch["error"]["code"] == "not_authenticated"
+    unknown = await anonymous.call("table:join", {"table_id": "abc"})
+    assert unknown["error"]["code"] == "table_not_found"
+
+    server.decks.stack_seats({0: "AsAh", 1: "KsKh"}, "2c3d4h9s8c")
+    table = await seat_players(players, connect, [500, 500])
+    turn = await table.turn()
+    watching = await anonymous.ok("table:join", {"table_id": table.id})
+    snapshot = await anonymous.wait_for("table:snapshot", lambda s: s["table_id"] == table.id)
+    assert watching["seq"] == snapshot["seq"]
+    # A spectator's view: every seat's cards face down.
+    assert snapshot["hand"] is not None
+    dealt = {"'As'", "'Ah'", "'Ks'", "'Kh'"}
+    assert not {card for card in dealt if card in repr(snapshot)}
+    for event, payload in (
+        ("table:sit", {"table_id": table.id, "seat": 2, "buy_in": 100}),
+        ("table:chat", {"table_id": table.id, "text": "hi"}),
+        ("table:action", {"table_id": table.id, "hand_id": turn["hand_id"], "type": "fold"}),
+    ):
+        answer = await anonymous.call(event, payload)
+        assert answer["error"]["code"] == "not_authenticated", (event, answer)
+    await anonymous.ok("table:unwatch", {"table_id": table.id})
 
 
 @pytest.mark.parametrize("payload", [

@@ -16,7 +16,7 @@ def register(realtime: Realtime) -> None:
     """Handle the ``table:*`` events about watching and seats."""
     on, host, lobby = realtime.dispatcher.on, realtime.host, realtime.lobby
 
-    @on("table:join", schemas.TableJoin, table=True)
+    @on("table:join", schemas.TableJoin, login=False, table=True)
     async def join(sid: str, viewer: Viewer, data: schemas.TableJoin) -> Result:
         table = host.get(data.table_id)
         result: Result = await table.ask(table.join, sid, viewer, data.invite_code,
@@ -24,7 +24,7 @@ def register(realtime: Realtime) -> None:
         await host.watching(sid, table.id)
         return result
 
-    @on("table:unwatch", schemas.TableRef, table=True)
+    @on("table:unwatch", schemas.TableRef, login=False, table=True)
     async def unwatch(sid: str, viewer: Viewer, data: schemas.TableRef) -> Result:
         table = host.get(data.table_id)
         await host.unwatching(sid, table.id)

@@ -49,9 +49,27 @@ export function setBalance(balance) {
   if (slot) slot.textContent = `${formatCredits(balance)} credits`;
 }
 
-export function loginUrl() {
+export function loginUrl(page = "/login") {
   const next = window.location.pathname + window.location.search;
-  return `/login?next=${encodeURIComponent(next)}`;
+  return `${page}?next=${encodeURIComponent(next)}`;
+}
+
+// The page `?next=` names (see nextPath) as a path of this site, or null.
+export function nextPage() {
+  const next = nextPath(null);
+  if (!next) return null;
+  const url = new URL(next);
+  return url.pathname + url.search;
+}
+
+// Links to the login and sign-up pages that keep `?next=`, so a guest comes back to the
+// page they were shown.
+export function keepNext(...links) {
+  const next = nextPage();
+  if (!next) return;
+  for (const link of links) {
+    if (link) link.href = `${new URL(link.href).pathname}?next=${encodeURIComponent(next)}`;
+  }
 }
 
 // The signed-in user, or off to the login page.

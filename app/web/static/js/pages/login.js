@@ -1,8 +1,9 @@
 import { api, ApiError } from "../api.js";
 import { bindForm } from "../forms.js";
-import { currentUser, nextPath } from "../session.js";
+import { currentUser, keepNext, nextPath } from "../session.js";
 
 const form = document.getElementById("login-form");
+keepNext(document.querySelector('a[href="/signup"]'));
 
 bindForm(form, async (values) => {
   try {

@@ -1,12 +1,17 @@
 import { api } from "../api.js";
 import { bindForm, setStatus } from "../forms.js";
+import { keepNext, nextPage } from "../session.js";
 
 const form = document.getElementById("signup-form");
 const done = document.getElementById("signup-done");
 const resend = document.getElementById("resend-form");
 
+// Invited to a table: the confirmation link leads back to it.
+const next = nextPage();
+keepNext(...document.querySelectorAll('a[href="/login"]'));
+
 bindForm(form, async (values) => {
-  const user = await api("POST", "/auth/signup", values);
+  const user = await api("POST", "/auth/signup", next ? { ...values, next } : values);
   form.hidden = true;
   document.getElementById("signup-sent-to").textContent = user.email;
   resend.elements.namedItem("email").value = user.email;

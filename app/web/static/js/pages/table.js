@@ -142,10 +142,13 @@ async function join(sinceSeq) {
     if (sinceSeq !== null && sinceSeq !== undefined) payload.since_seq = sinceSeq;
     joined = true;
     await request(socket, "table:join", payload);
-    message(table.closed ? `This table is closed: ${table.closed}` : "");
+    if (table.closed) message(`This table is closed: ${table.closed}`);
+    else if (me) message("");
+    else guestLinks("You are watching as a guest.");
   } catch (error) {
     joined = false;
-    message(error.message);
+    if (me) message(error.message);
+    else guestLinks(error.message);
   }
 }
 
@@ -394,14 +397,18 @@ setInterval(() => {
   }
 }, 1000);
 
+// A guest watches (a private table: with its invite link) and is asked to sign up to play;
+// both links come back to this table, the sign-up once the address is confirmed.
+function guestLinks(text) {
+  message(text);
+  $("table-message").append(" ", el("a", { href: loginUrl("/signup") }, "Sign up to play"),
+    " or ", el("a", { href: loginUrl() }, "log in"), ".");
+}
+
 try {
-  if (me) {
-    socket = connect({ table: tableId });
-    listen();
-  } else {
-    message("Log in to watch or play at this table.");
-    $("table-message").append(" ", el("a", { href: loginUrl() }, "Log in"));
-  }
+  socket = connect({ table: tableId });
+  listen();
+  if (!me) guestLinks("You are watching as a guest.");
 } catch (error) {
   if (!(error instanceof SocketMissing)) throw error;
   if (!$("vendor-missing")) showFatal(error.message);

@@ -1,6 +1,6 @@
 import { api } from "../api.js";
 import { bindForm } from "../forms.js";
-import { currentUser } from "../session.js";
+import { currentUser, nextPage } from "../session.js";
 
 const form = document.getElementById("verify-form");
 
@@ -12,9 +12,15 @@ if (form) {
     document.getElementById("verify-done").hidden = false;
     const signedIn = await currentUser({ refresh: true });
     const next = document.getElementById("verify-next");
+    // A sign-up that began at a table's invite comes back to that table.
+    const back = nextPage();
+    const where = back && back.startsWith("/table/") ? "the table" : null;
     if (signedIn) {
-      next.href = "/";
-      next.textContent = "Go to the lobby";
+      next.href = back || "/";
+      next.textContent = where ? `Go back to ${where}` : "Go to the lobby";
+    } else if (back) {
+      next.href = `/login?next=${encodeURIComponent(back)}`;
+      next.textContent = where ? `Log in and go back to ${where}` : "Log in";
     }
   }, { busyText: "Confirming…" });
 }
