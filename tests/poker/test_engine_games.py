@@ -9,6 +9,7 @@ from app.poker.cards import Deck, parse_cards
 from app.poker.engine import Hand
 from app.poker.errors import InvalidHandSetup
 from app.poker.events import HoleCardsDealt, PotAwarded
+from app.poker.fairness import dealt_positions
 from app.poker.state import Game, Phase, Stakes
 from app.poker.view import view, view_event
 from tests.poker.stacked_decks import stacked_deck
@@ -127,3 +128,13 @@ def test_omaha_hole_cards_are_shown_to_their_owner_only(game):
             if isinstance(e, HoleCardsDealt):
                 shown = view_event(e, viewer)["cards"]
                 assert shown is None if e.seat != viewer else len(shown) == game.hole_cards
+
+
+def test_six_players_of_omaha_are_dealt_as_docs_fairness_says():
+    deck = Deck(rng=Random(9))
+    cards = deck.cards
+    hand, _ = start(dict.fromkeys(range(6), 100), 5, Game.PLO, deck)
+    assert hand.seats[0].cards == tuple(cards[p] for p in (0, 6, 12, 18))
+    hand.call(2), hand.call(3), hand.call(4), hand.call(5), hand.call(0), hand.check(1)
+    assert hand.board == [cards[25], cards[26], cards[27]]
+    assert dealt_positions(6, 4)[1] == [25, 26, 27, 29, 31]
