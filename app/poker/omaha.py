@@ -33,7 +33,6 @@ from app.poker.cards import Card
 from app.poker.evaluator import HandValue, InvalidHand, evaluate, rank
 
 MIN_HOLE, MAX_HOLE = 2, 6
-_KEY = tables.CARD_KEYS
 _FLUSH_TEST = tables.FLUSH_TEST
 _HI_SHIFT, _INDEX_MASK, _LO_MASK = tables.HI_SHIFT, tables.INDEX_MASK, tables.LO_MASK
 _HI_BASE = tables.HI_BASE.tolist()
@@ -42,10 +41,9 @@ _RANKS = tables.MULTISET_RANKS.tolist()
 _FLUSH_RANKS = tables.FLUSH_RANKS.tolist()
 
 
-def _parts(cards: Sequence[Card], k: int) -> list[tuple[int, int]]:
-    """(key sum, rank bits) of every ``k`` of ``cards``."""
-    return [(sum(_KEY[c] for c in group), sum(1 << (c >> 2) for c in group))
-            for group in combinations(cards, k)]
+_RANK_KEY = tuple(tables.RANK_WEIGHT[c >> 2] for c in range(52))  # a card's rank, as a key
+_PAIRS = {n: tuple(combinations(range(n), 2)) for n in range(MIN_HOLE, MAX_HOLE + 1)}
+_TRIPLES = {n: tuple(combinations(range(n), 3)) for n in range(3, 6)}
 
 
 def rank_omaha(hole: Sequence[Card], board: Sequence[Card]) -> int:
@@ -58,19 +56,33 @@ def rank_omaha(hole: Sequence[Card], board: Sequence[Card]) -> int:
     >>> rank_omaha(parse_cards("As Ks 2c 2d"), parse_cards("Qs Js Ts 3h 4h"))
     7462
     """
-    _check_sizes(len(hole), len(board))
-    best = 0
-    triples = _parts(board, 3)
-    for pair_key, pair_bits in _parts(hole, 2):
-        for triple_key, triple_bits in triples:
-            total = pair_key + triple_key
-            if total & _FLUSH_TEST:
-                value = _FLUSH_RANKS[pair_bits | triple_bits]
-            else:
-                value = _RANKS[_HI_BASE[total >> _HI_SHIFT & _INDEX_MASK]
-                               + _LO_INDEX[total & _LO_MASK]]
-            if value > best:
-                best = value
+    n, m = len(hole), len(board)
+    if not MIN_HOLE <= n <= MAX_HOLE or not 3 <= m <= 5:
+        _check_sizes(n, m)
+    key = _RANK_KEY
+    hk = [key[c] for c in hole]
+    bk = [key[c] for c in board]
+    # Without a flush only the ranks count: equal pairs or triples of ranks rank alike.
+    pairs = {hk[a] + hk[b] for a, b in _PAIRS[n]}
+    triples = {bk[a] + bk[b] + bk[c] for a, b, c in _TRIPLES[m]}
+    hi, lo, ranks = _HI_BASE, _LO_INDEX, _RANKS
+    best: int = max([ranks[hi[(p + t) >> _HI_SHIFT & _INDEX_MASK] + lo[(p + t) & _LO_MASK]]
+                     for p in pairs for t in triples])
+    for suit in range(4):
+        suited = [c for c in board if c & 3 == suit]
+        if len(suited) >= 3:
+            mine = [c for c in hole if c & 3 == suit]
+            if len(mine) >= 2:
+                best = max(best, _best_flush(mine, suited))
+    return best
+
+
+def _best_flush(hole: Sequence[Card], board: Sequence[Card]) -> int:
+    """The best flush (or straight flush) of two of ``hole`` and three of ``board``, all
+    of one suit: looked up by the five ranks."""
+    bits = [1 << (c >> 2) for c in hole], [1 << (c >> 2) for c in board]
+    best: int = max(_FLUSH_RANKS[a | b | c | d | e] for a, b in combinations(bits[0], 2)
+                    for c, d, e in combinations(bits[1], 3))
     return best
 
 
