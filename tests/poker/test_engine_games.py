@@ -138,3 +138,32 @@ def test_six_players_of_omaha_are_dealt_as_docs_fairness_says():
     hand.call(2), hand.call(3), hand.call(4), hand.call(5), hand.call(0), hand.check(1)
     assert hand.board == [cards[25], cards[26], cards[27]]
     assert dealt_positions(6, 4)[1] == [25, 26, 27, 29, 31]
+
+
+@pytest.mark.parametrize("game", list(Game))
+def test_no_viewer_ever_sees_another_players_unshown_cards_in_any_game(game):
+    rng = Random(f"view-{game.value}")
+    for _ in range(15):
+        hand, events = _random_start(rng, game)
+        steps = [events]
+        while not hand.is_complete:
+            choice = rng.choice(hand.legal_actions())
+            amount = choice.min if choice.min is not None else None
+            steps.append(hand.act(hand.actor, choice.action, amount))
+            for viewer in [*(s.number for s in hand.seats), None]:
+                for s in view(hand, viewer)["seats"]:
+                    owner = hand.seat(s["seat"])
+                    if s["seat"] != viewer and not owner.shown:
+                        assert s["cards"] is None
+                    if s["cards"] is not None:
+                        assert len(s["cards"]) == game.hole_cards
+                for e in steps[-1]:
+                    data = view_event(e, viewer)
+                    if isinstance(e, HoleCardsDealt) and e.seat != viewer:
+                        assert data["cards"] is None
+
+
+def _random_start(rng, game):
+    seats = rng.sample(range(10), rng.randint(2, 6))
+    return Hand.start({s: rng.randint(5, 300) for s in seats}, button=rng.choice(seats),
+                      stakes=Stakes(1, 2), deck=Deck(rng=Random(rng.random())), game=game)
