@@ -9,7 +9,7 @@ board ranks every hand's 60 or 100 two-and-three hands at once
 
 >>> r = omaha_equity(["AsAdKsKd", "JhTh9c8c"], board="Qs 7h 2c")
 >>> r.exact, r.boards, [round(h.equity, 3) for h in r.hands]
-(True, 820, [0.515, 0.485])
+(True, 820, [0.765, 0.235])
 """
 
 from __future__ import annotations
