@@ -26,10 +26,13 @@ Functions over a :class:`app.poker.hand.HandState` (positions ``i`` index ``hand
   the Bet", Robert's Rules section 3). The next raise is then one bet above the all-in
   (the engine does not offer to "complete" a short bet to the full one).
 
-pokerkit 0.7 differs in three of these, each a rule difference the tests check:
-it caps a limit street at four bets or raises even heads-up, does not count the big
-blind as the first bet (four raises before the flop), and reopens the betting after a
-limit all-in only when it is a full raise.
+pokerkit 0.7 differs in four of these, each a rule difference the tests show on a hand
+(``tests/poker/test_engine_games_differential.py``): it caps a limit street at four bets
+or raises even heads-up; it does not count the big blind as the first bet (four raises
+before the flop); it reopens the betting after a limit all-in only when it is a full
+raise; and in every game it lets a short all-in raise before the flop, when nobody has
+raised yet, reopen the betting (it measures that raise against no raise at all, where
+the rule books measure it against the big blind).
 """
 
 from __future__ import annotations

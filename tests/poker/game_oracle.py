@@ -151,12 +151,12 @@ def play(setup: Setup, rng: Random) -> tuple[Hand, Verdict]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         while not hand.is_complete:
-            fed = _feed(state, hand, fed, verdict)
+            fed = feed(state, hand, fed, verdict)
             if not verdict.diverged and hand.phase in (Phase.PREFLOP, Phase.FLOP,
                                                               Phase.TURN, Phase.RIVER):
                 _compare(state, hand, verdict, rng)
             _random_action(hand, rng)
-        fed = _feed(state, hand, fed, verdict)
+        fed = feed(state, hand, fed, verdict)
         if not verdict.diverged:
             _free_checks(state, None)
     assert [s.stack for s in hand.seats] == reference_stacks(hand)
@@ -167,7 +167,7 @@ def play(setup: Setup, rng: Random) -> tuple[Hand, Verdict]:
     return hand, verdict
 
 
-def _feed(state: State, hand: Hand, fed: int, verdict: Verdict) -> int:
+def feed(state: State, hand: Hand, fed: int, verdict: Verdict) -> int:
     """Give pokerkit our events since ``fed`` (actions and board cards)."""
     for event in hand.history[fed:]:
         if verdict.diverged:
