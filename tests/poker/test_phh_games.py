@@ -1,6 +1,7 @@
 """PHH of every game: the variant's code, replay to the same hand, pokerkit reads it, the
 replayer and the fair-deal check see four and five hole cards."""
 
+import json
 import tomllib
 import warnings
 from random import Random
@@ -127,3 +128,15 @@ def test_a_fair_deal_of_every_game_verifies_card_by_card(game):
     swapped = first[2:4] + first[:2] + first[4:]
     with pytest.raises(ShuffleMismatch):
         verify_history(text.replace(f"p1 {first}", f"p1 {swapped}", 1))
+
+
+def test_holdem_replay_replays_histories_of_every_game(tmp_path, capsys):
+    from app.cli import main
+
+    for game in Game:
+        hand, _ = next(random_hands(game, 1))
+        (tmp_path / f"{game.value}.phh").write_text(to_phh(hand))
+    assert main(["replay", "--json", str(tmp_path)]) == 0
+    reports = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(reports) == len(Game)
+    assert all(r["ok"] and r["match"] is True for r in reports)
