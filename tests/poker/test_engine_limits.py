@@ -59,6 +59,22 @@ def test_antes_and_a_big_blind_ante_count_in_the_pot_limit():
     assert wager(dead).max == 9
 
 
+def test_a_straddle_counts_in_the_pot_limit():
+    hand, _ = Hand.start({0: 500, 1: 500, 2: 500, 3: 500}, button=3,
+                         stakes=Stakes(1, 2, straddle=4), deck=Deck(rng=Random(0)),
+                         game=Game.PLO)
+    # The button calls the straddle of 4: 1 + 2 + 4 + 4 in the pot, so a raise to 4 + 11.
+    assert hand.actor == 3
+    assert (wager(hand).min, wager(hand).max) == (8, 15)
+
+
+def test_a_short_big_blind_is_called_in_full_and_the_pot_limit_counts_that_call():
+    hand = start({0: 500, 1: 1, 2: 500}, button=2, game=Game.PLHE)
+    # The big blind posted 1 of 2; the button still calls 2: 1 + 1 + 2 = 4, raise to 2 + 4.
+    assert hand.to_call(2) == 2
+    assert wager(hand).max == 6
+
+
 def test_a_bomb_pot_counts_every_ante_in_the_pot_limit():
     hand = start({0: 500, 1: 500, 2: 500}, button=2, game=Game.PLO, bomb_pot=10)
     assert hand.phase is Phase.FLOP
