@@ -131,6 +131,10 @@ class Hand(HandState):
 
         With ``run_it_twice`` the contenders are asked whether to run the board twice
         when the betting ends before the river (see :mod:`app.poker.runs`).
+
+        ``game`` (No-Limit Hold'em unless given) sets the hole cards, how hands rank
+        and the betting limits (:mod:`app.poker.limits`); a Fixed-Limit game takes no
+        straddle.
         """
         game = Game(game)
         verify_setup(stacks, button, deck.cards, game.hole_cards)
