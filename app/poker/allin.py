@@ -1,7 +1,10 @@
 """All-in equity: once every hand left in a hand is face up before the river, each
 player's exact chance of the pot, on each street of the run-out. Every card not face up
 is unknown: on the second board of a hand run twice, the first board's own cards are
-face up, so they are out of its deck.
+face up, so they are out of its deck. Omaha hands are counted by
+:func:`app.poker.omaha_equity.omaha_equity`: exactly from the flop on, and before the
+flop (a million boards heads-up) from 20,000 boards drawn with a fixed seed, so that
+every viewer and every replay sees the same numbers.
 
 >>> from app.poker.cards import Deck
 >>> from app.poker.engine import Hand
@@ -22,8 +25,9 @@ from typing import Any
 
 from app.poker.cards import Card
 from app.poker.engine import Hand
-from app.poker.equity import equity
+from app.poker.equity import EquityResult, equity
 from app.poker.events import BoardDealt, Event, HandShown, RunItTwiceChosen
+from app.poker.omaha_equity import omaha_equity
 from app.poker.state import SeatStatus
 
 _STREETS = {0: "preflop", 3: "flop", 4: "turn"}
@@ -80,15 +84,16 @@ def runout_equities(hand: Hand, events: Sequence[Event]) -> list[tuple[int, Runo
         boards[e.run] += e.cards
         # The other board's own cards dealt so far are face up: out of the deck for this one.
         points.append((i, e.run, tuple(boards[e.run]), tuple(boards[1 - e.run][shared:])))
-    return [(i, _chances(live, cards, face_up, run))
+    return [(i, _chances(live, cards, face_up, run, omaha=hand.game.omaha))
             for i, run, cards, face_up in points if len(cards) < 5]
 
 
 def _chances(live: Sequence[Any], board: tuple[Card, ...], face_up: tuple[Card, ...],
-             run: int) -> RunoutEquity:
+             run: int, *, omaha: bool = False) -> RunoutEquity:
     """Exact chances on ``board``, every card not face up (hands, ``board`` and the other
     board's ``face_up`` cards) counted as unknown."""
-    result = equity([s.cards for s in live], board=board, dead=face_up)
+    count = omaha_equity if omaha else equity
+    result: EquityResult = count([s.cards for s in live], board=board, dead=face_up)
     seats = tuple(SeatEquity(s.number, h.win, h.tie, h.equity)
                   for s, h in zip(live, result.hands, strict=True))
     return RunoutEquity(_STREETS[len(board)], board, seats, run)

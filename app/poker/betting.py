@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from app.poker import runs, showdown
+from app.poker import limits, runs, showdown
 from app.poker.events import (
     ActionKind,
     AntePosted,
@@ -62,6 +62,7 @@ def post_forced_bets(hand: HandState, events: list[Event]) -> None:
     covers its blind first; it is dead money for the main pot.
     """
     st = hand.stakes
+    limits.start_street(hand, big_blind_posted=not hand.bomb_pot)
     if hand.bomb_pot:
         _post_antes(hand, hand.bomb_pot, events)
         hand.level, hand.min_raise = 0, st.big_blind
@@ -116,16 +117,17 @@ def straddle_position(hand: HandState) -> int | None:
 
 
 def deal_hole_cards(hand: HandState, events: list[Event]) -> None:
-    """Two cards each, one at a time from the left of the button; then preflop turns.
+    """The game's hole cards (two, four or five each), one at a time from the left of the
+    button, round after round; then preflop turns.
 
     The first to act preflop is the seat after the big blind (heads-up: the
     button, which posted the small blind), or after the straddle, which then
     acts last.
     """
-    n = len(hand.seats)
-    dealt, hand.deck = hand.deck[: 2 * n], hand.deck[2 * n :]
+    n, k = len(hand.seats), hand.game.hole_cards
+    dealt, hand.deck = hand.deck[: k * n], hand.deck[k * n :]
     for i, s in enumerate(hand.seats):
-        s.cards = (dealt[i], dealt[n + i])
+        s.cards = tuple(dealt[i::n])
         events.append(HoleCardsDealt(s.number, s.cards))
     if hand.bomb_pot:
         hand.to_act = []  # a bomb pot goes straight to the flop
@@ -160,7 +162,8 @@ def raise_closed(hand: HandState, i: int) -> str | None:
 
     A seat that already acted on this street may raise again only if the bet
     it faces has grown by a full raise since it acted (an all-in for less than
-    a full raise does not reopen the betting).
+    a full raise does not reopen the betting; in Fixed-Limit half a bet is enough,
+    and a capped street takes no more raises: :mod:`app.poker.limits`).
     """
     s = hand.seats[i]
     if s.bet + s.stack <= hand.level:
@@ -171,16 +174,15 @@ def raise_closed(hand: HandState, i: int) -> str | None:
         if j != i
     ):
         return "every other player is all-in or cannot match more"
-    if s.acted and hand.level - s.acted_level < hand.min_raise:
+    if s.acted and not limits.reopens(hand, hand.level - s.acted_level):
         return "an all-in for less than a full raise did not reopen the betting"
-    return None
+    return limits.cap_reason(hand)
 
 
 def raise_bounds(hand: HandState, i: int) -> tuple[int, int]:
-    """Smallest and largest "raise to" totals for seat ``i`` (all-in caps both)."""
-    s = hand.seats[i]
-    high = s.bet + s.stack
-    return min(hand.level + hand.min_raise, high), high
+    """Smallest and largest "raise to" totals for seat ``i`` (all-in caps both; the pot
+    or the fixed bet limits them in other games than No-Limit)."""
+    return limits.bounds(hand, i)
 
 
 def needs_to_act(hand: HandState, i: int) -> bool:
@@ -212,7 +214,8 @@ def legal_actions(hand: HandState) -> tuple[LegalAction, ...]:
         low, high = raise_bounds(hand, i)
         kind = ActionKind.BET if hand.level == 0 else ActionKind.RAISE
         out.append(LegalAction(kind, min=low, max=high))
-        out.append(LegalAction(ActionKind.ALL_IN, s.bet + s.stack))
+        if s.bet + s.stack <= high:
+            out.append(LegalAction(ActionKind.ALL_IN, s.bet + s.stack))
     elif owed == s.stack:
         out.append(LegalAction(ActionKind.ALL_IN, s.bet + s.stack))
     return tuple(out)
@@ -250,7 +253,8 @@ def end_betting(hand: HandState, events: list[Event]) -> None:
         showdown.begin(hand, events)
     elif sum(1 for s in hand.seats if s.status is _ACTIVE) >= 2:
         deal_street(hand, events)
-        hand.level, hand.min_raise, hand.aggressor = 0, hand.stakes.big_blind, None
+        hand.level, hand.min_raise, hand.aggressor = 0, limits.street_bet(hand), None
+        limits.start_street(hand, big_blind_posted=False)
         for s in hand.seats:
             s.acted = False
         hand.to_act = [i for i, s in enumerate(hand.seats) if s.status is _ACTIVE]

@@ -1,4 +1,4 @@
-"""The No-Limit Hold'em hand engine: one hand, from the blinds to the last chip.
+"""The hand engine: one hand, from the blinds to the last chip, in any :class:`Game`.
 
 A :class:`Hand` is plain data (seats, board, deck, whose turn) plus the rules
 that move it on. Every action comes in three forms, as in pokerkit's
@@ -18,7 +18,13 @@ hand exactly as it was.
 >>> hand.raise_to(7, 30)[0].total
 30
 
-Rules this engine follows (TDA and common online practice):
+Rules this engine follows (TDA and common online practice). The game
+(``Hand.start(..., game=Game.PLO)``) sets the hole cards (two, four or five), the
+hand ranking (Omaha: exactly two hole cards and three board cards, see
+:mod:`app.poker.omaha`) and the betting limits; the limits of Pot-Limit and
+Fixed-Limit, their cap and their all-in for less are in :mod:`app.poker.limits`.
+The rules below are No-Limit's and hold in every game unless that module says
+otherwise:
 
 - Seat order is clockwise by seat number. The seat left of the button posts
   the small blind and the next one the big blind; heads-up the button posts
@@ -55,7 +61,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from app.poker import betting, runs, showdown
+from app.poker import betting, limits, runs, showdown
 from app.poker.betting import LegalAction
 from app.poker.cards import Deck
 from app.poker.errors import (
@@ -80,6 +86,7 @@ from app.poker.hand import HandState
 from app.poker.pots import Pot, build_pots
 from app.poker.state import (
     BETTING_PHASES,
+    Game,
     Phase,
     Seat,
     SeatStatus,
@@ -95,7 +102,8 @@ _FOLDED = SeatStatus.FOLDED
 
 @dataclass(slots=True)
 class Hand(HandState):
-    """One hand of No-Limit Texas Hold'em, with its actions. Create it with :meth:`start`.
+    """One hand of poker (No-Limit, Pot-Limit or Fixed-Limit Hold'em, Pot-Limit Omaha),
+    with its actions. Create it with :meth:`start`.
 
     Its data and what it looks like are :class:`~app.poker.hand.HandState`'s; the
     betting, running it twice and the showdown are :mod:`app.poker.betting`,
@@ -107,7 +115,7 @@ class Hand(HandState):
     @classmethod
     def start(
         cls, stacks: Mapping[int, int], *, button: int, stakes: Stakes, deck: Deck,
-        bomb_pot: int = 0, run_it_twice: bool = False,
+        bomb_pot: int = 0, run_it_twice: bool = False, game: Game = Game.NLHE,
     ) -> tuple[Hand, list[Event]]:
         """Deal a hand: post antes and blinds, deal hole cards, open the betting.
 
@@ -115,22 +123,31 @@ class Hand(HandState):
         stack; ``button`` is one of those seats. Blinds are posted by the
         seats after the button (see :mod:`app.poker.blinds` for choosing who
         is dealt in between hands). The deck is used up: its cards are dealt
-        from the top, and it must hold at least two cards per seat plus eight.
+        from the top, and it must hold at least the game's hole cards per seat (two,
+        four or five) plus eight.
 
         With ``bomb_pot`` every seat antes that much instead of the blinds and
         antes, nobody bets before the flop, and the flop comes at once.
 
         With ``run_it_twice`` the contenders are asked whether to run the board twice
         when the betting ends before the river (see :mod:`app.poker.runs`).
+
+        ``game`` (No-Limit Hold'em unless given) sets the hole cards, how hands rank
+        and the betting limits (:mod:`app.poker.limits`); a Fixed-Limit game takes no
+        straddle.
         """
-        verify_setup(stacks, button, deck.cards)
+        game = Game(game)
+        verify_setup(stacks, button, deck.cards, game.hole_cards)
         if bomb_pot < 0:
             raise InvalidHandSetup(f"expected a bomb pot ante of 0 or more, got {bomb_pot}")
+        if game.fixed_limit and stakes.straddle:
+            raise InvalidHandSetup(f"expected no straddle in a fixed-limit game, got "
+                                   f"{stakes.straddle}")
         numbers = sorted(stacks)
         cut = numbers.index(button) + 1
         seats = [Seat(n, stacks[n], stacks[n]) for n in numbers[cut:] + numbers[:cut]]
         hand = cls(stakes, button, seats, list(deck.deal(len(deck))), bomb_pot=bomb_pot,
-                   run_it_twice=run_it_twice)
+                   run_it_twice=run_it_twice, game=game)
         events: list[Event] = []
         betting.post_forced_bets(hand, events)
         betting.deal_hole_cards(hand, events)
@@ -285,6 +302,10 @@ class Hand(HandState):
         reason = betting.raise_closed(self, i)
         if reason is not None:
             raise CannotRaise(f"expected a call or a fold: {reason}, got an all-in", reason=reason)
+        high = betting.raise_bounds(self, i)[1]
+        if s.bet + s.stack > high:
+            raise BetTooLarge(f"expected at most {high} ({limits.limit_name(self)}), got an "
+                              f"all-in of {s.bet + s.stack}", max=high)
         return i, False
 
     def _checked_wager(self, seat: int, amount: int, kind: ActionKind) -> int:
@@ -303,7 +324,8 @@ class Hand(HandState):
             raise CannotRaise(f"expected a call, check or fold: {reason}", reason=reason)
         low, high = betting.raise_bounds(self, i)
         if amount > high:
-            raise BetTooLarge(f"expected at most {high} (all-in), got {amount}", max=high)
+            raise BetTooLarge(f"expected at most {high} ({limits.limit_name(self)}), got {amount}",
+                              max=high)
         if amount < low:
             raise BetTooSmall(f"expected at least {low}, got {amount}", min=low)
         return i
@@ -313,7 +335,8 @@ class Hand(HandState):
         kind = ActionKind.RAISE if self.level else ActionKind.BET
         put = to - s.bet
         increment = to - self.level
-        if increment >= self.min_raise or self.level == 0:
+        limits.count_wager(self)
+        if limits.reopens(self, increment) or self.level == 0:
             for o in self.seats:
                 o.acted = False
             self.min_raise = max(self.min_raise, increment)
@@ -451,6 +474,7 @@ class Hand(HandState):
             "bomb_pot": self.bomb_pot, "run_it_twice": self.run_it_twice,
             "asked": list(self.asked), "runs": self.runs,
             "second_board": card_texts(self.second_board),
+            "game": self.game.value, "street_bets": self.street_bets, "capped": self.capped,
         }
 
     def _history_as_data(self) -> list[dict[str, Any]]:
@@ -472,6 +496,9 @@ class Hand(HandState):
             bomb_pot=data.get("bomb_pot", 0), run_it_twice=data.get("run_it_twice", False),
             asked=list(data.get("asked", [])), runs=data.get("runs", 1),
             second_board=cards_from(data.get("second_board", [])),
+            # A state stored before the game was a table option is No-Limit Hold'em.
+            game=Game(data.get("game", Game.NLHE)), street_bets=data.get("street_bets", 0),
+            capped=data.get("capped", False),
         )
 
     def to_json(self) -> str:

@@ -76,7 +76,7 @@ class HandEquity:
     ``equity`` (0.0 when exact). ``hand`` is ``None`` for a random hand.
     """
 
-    hand: tuple[Card, Card] | None
+    hand: tuple[Card, ...] | None
     win: float
     tie: float
     equity: float

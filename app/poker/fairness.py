@@ -17,7 +17,8 @@ for people who want to check it with other tools. In short:
    one is below ``256 - 256 % (i + 1)`` (so every index is equally likely), takes
    ``j = byte % (i + 1)`` and swaps positions ``i`` and ``j``.
 5. Position 0 is dealt first: one card to each seat from the left of the
-   button, a second round, then burn and flop, burn and turn, burn and river.
+   button, a second round (and in Omaha a third and fourth, or fifth), then burn
+   and flop, burn and turn, burn and river.
 
 >>> from app.poker.cards import format_cards
 >>> seed = "00" * 32
@@ -172,25 +173,29 @@ class FairnessProof:
 class DealtCards:
     """The cards a hand showed, by where they came from; None where a card is unknown.
 
-    ``holes`` are the seats' two cards in dealing order (from the left of the
+    ``holes`` are the seats' hole cards (two, four or five) in dealing order (from the left of the
     button); ``board`` the flop, turn and river dealt so far; ``second_board`` the
     cards of a second run-out (a hand run twice), which the deck deals after the
     first board's river, with a burn card before each street.
     """
 
-    holes: Sequence[tuple[Card | None, Card | None]]
+    holes: Sequence[tuple[Card | None, ...]]
     board: Sequence[Card]
     second_board: Sequence[Card] = ()
 
 
-def dealt_positions(seats: int) -> tuple[list[tuple[int, int]], list[int]]:
-    """Deck positions of each seat's two hole cards and of the five board cards.
+def dealt_positions(seats: int, hole_cards: int = 2
+                    ) -> tuple[list[tuple[int, ...]], list[int]]:
+    """Deck positions of each seat's hole cards (two, or four or five in Omaha: one
+    round of one card each at a time) and of the five board cards.
 
     >>> dealt_positions(2)
     ([(0, 2), (1, 3)], [5, 6, 7, 9, 11])
+    >>> dealt_positions(2, 4)
+    ([(0, 2, 4, 6), (1, 3, 5, 7)], [9, 10, 11, 13, 15])
     """
-    holes = [(i, seats + i) for i in range(seats)]
-    first = 2 * seats
+    holes = [tuple(r * seats + i for r in range(hole_cards)) for i in range(seats)]
+    first = hole_cards * seats
     return holes, [first + 1, first + 2, first + 3, first + 5, first + 7]
 
 
@@ -201,7 +206,8 @@ def verify_deal(proof: FairnessProof, dealt: DealtCards) -> int:
     the first card that differs.
     """
     deck = proof.deck()
-    holes, board = dealt_positions(len(dealt.holes))
+    holes, board = dealt_positions(len(dealt.holes),
+                                   len(dealt.holes[0]) if dealt.holes else 2)
     expected: list[tuple[str, int, Card | None]] = []
     for n, (cards, places) in enumerate(zip(dealt.holes, holes, strict=True), start=1):
         expected += [(f"p{n} hole card {k + 1}", place, card)

@@ -14,18 +14,20 @@ from typing import Any
 from app.poker.cards import Card
 from app.poker.errors import NotInHand
 from app.poker.events import Event
-from app.poker.state import Phase, Seat, Stakes
+from app.poker.state import Game, Phase, Seat, Stakes
 
 
 @dataclass(slots=True)
 class HandState:
-    """The data of one hand of No-Limit Texas Hold'em (:class:`app.poker.engine.Hand` plays it).
+    """The data of one hand (:class:`app.poker.engine.Hand` plays it) of any :class:`Game`.
 
     ``seats`` are the seats dealt in, clockwise from the first seat left of
     the button (the button is last). ``to_act`` holds positions in ``seats``:
     in a betting round the seats still to act, at the showdown the seats still
     to show or muck; the first is the actor. ``level`` is the bet to match on
-    this street and ``min_raise`` the last full bet or raise.
+    this street and ``min_raise`` the last full bet or raise. ``street_bets`` counts
+    the bets and raises of this street (the big blind is the first before the flop) and
+    ``capped`` says a Fixed-Limit street has reached its cap (:mod:`app.poker.limits`).
     """
 
     stakes: Stakes
@@ -51,6 +53,9 @@ class HandState:
     asked: list[int] = field(default_factory=list)
     runs: int = 1
     second_board: list[Card] = field(default_factory=list)
+    game: Game = Game.NLHE
+    street_bets: int = 0
+    capped: bool = False
 
     # ---- what the hand looks like -----------------------------------------
 

@@ -1,8 +1,9 @@
 """Hand histories in PHH, the open Poker Hand History format (as read by pokerkit).
 
-:func:`to_phh` writes a hand as PHH text (variant ``NT``); :func:`replay`
-parses No-Limit Texas Hold'em PHH text and plays it through the engine with a
-deck stacked from the cards the history shows.
+:func:`to_phh` writes a hand as PHH text with its game's variant (``NT``, ``FT``,
+``PO``, and the nearest documented form for Pot-Limit Hold'em and five-card Omaha: see
+:mod:`app.poker.phh_games`); :func:`replay` parses such text and plays it through the
+engine with a deck stacked from the cards the history shows.
 
 Players ``p1`` to ``pN`` are the seats in order from the left of the button,
 so the button is ``pN`` (heads-up ``p1`` is the big blind and ``p2`` the
@@ -41,7 +42,6 @@ from app.errors import HoldemError
 from app.poker.cards import FULL_DECK, Card, Deck, parse_cards
 from app.poker.engine import Hand
 from app.poker.errors import InvalidHandHistory
-from app.poker.evaluator import rank
 from app.poker.events import (
     ActionKind,
     BlindKind,
@@ -53,7 +53,9 @@ from app.poker.events import (
     PlayerActed,
 )
 from app.poker.fairness import SCHEME, DealtCards, FairnessProof, NoProof, verify_deal
-from app.poker.state import Phase, Stakes
+from app.poker.omaha import hand_rank
+from app.poker.phh_games import game_of, min_bet_of, variant_fields
+from app.poker.state import Game, Phase, Stakes
 
 _ACTION_CODES = {
     ActionKind.FOLD: "f", ActionKind.CHECK: "cc", ActionKind.CALL: "cc",
@@ -84,12 +86,13 @@ def to_phh(
         antes = [st.ante] * n
     blinds = [0] * n if hand.bomb_pot else (
         [st.small_blind, st.big_blind, _straddled(hand)][:n] + [0] * (n - 3))
+    named = variant_fields(hand.game, st.big_blind)
     out: dict[str, Any] = {
-        "variant": "NT",
+        "variant": named.pop("variant"),
         "ante_trimming_status": not st.big_blind_ante,
         "antes": antes,
         "blinds_or_straddles": blinds,
-        "min_bet": st.big_blind,
+        **{key: named.pop(key) for key in list(named) if not key.startswith("_")},
         "starting_stacks": [s.starting_stack for s in hand.seats],
         "actions": _actions(hand),
         "seats": [s.number + 1 for s in hand.seats],
@@ -101,10 +104,11 @@ def to_phh(
     if hand.runs == 2:
         out["_second_board"] = ["".join(map(str, e.cards)) for e in hand.history
                                 if isinstance(e, BoardDealt) and e.run == 1]
+    out.update(named)  # the user-defined _game of a game PHH has no variant for
     out.update(fields or {})
     lines = [f"{key} = {_toml(value)}\n" for key, value in out.items() if key != "actions"]
     actions = "".join(f"  {_toml(a)},\n" for a in out["actions"])
-    lines.insert(6, f"actions = [\n{actions}]\n")
+    lines.insert(list(out).index("actions"), f"actions = [\n{actions}]\n")
     return "".join(lines)
 
 
@@ -168,7 +172,7 @@ class Replay:
 
 
 def replay(text: str) -> Replay:
-    """Parse NLHE PHH text and play it through the engine.
+    """Parse PHH text of any game the engine deals and play it through the engine.
 
     Raises :class:`InvalidHandHistory` with the reason when the text is not
     TOML, is another variant, uses a feature the engine does not play (more
@@ -179,15 +183,16 @@ def replay(text: str) -> Replay:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InvalidHandHistory(f"not valid PHH (TOML): {exc}") from None
-    stakes, stacks, bomb_pot = _table(data)
+    game = game_of(data)
+    stakes, stacks, bomb_pot = _table(data, game)
     actions = [_words(a) for a in _list(data, "actions", str)]
     second = [_known(_cards(cards, None)) for cards in _list(data, "_second_board", str)
               ] if "_second_board" in data else []
-    deck = _deck(actions, len(stacks), second)
+    deck = _deck(actions, len(stacks), second, game)
     n = len(stacks)
     try:
         hand, _ = Hand.start(dict(enumerate(stacks)), button=n - 1, stakes=stakes, deck=deck,
-                             bomb_pot=bomb_pot, run_it_twice=bool(second))
+                             bomb_pot=bomb_pot, run_it_twice=bool(second), game=game)
     except HoldemError as exc:
         raise InvalidHandHistory(f"cannot start the hand: {exc.message}") from None
     _play(hand, actions)
@@ -200,23 +205,18 @@ def replay(text: str) -> Replay:
     return Replay(hand, [s.stack for s in hand.seats], expected)
 
 
-def _table(data: dict[str, Any]) -> tuple[Stakes, list[int], int]:
+def _table(data: dict[str, Any], game: Game) -> tuple[Stakes, list[int], int]:
     """Stakes, starting stacks and the bomb pot ante (0 for none) of a PHH table.
 
     A table with no blinds and one ante for everybody is a bomb pot.
     """
-    variant = data.get("variant")
-    if variant != "NT":
-        raise InvalidHandHistory(
-            f"expected variant 'NT' (No-Limit Texas Hold'em), got {variant!r}", variant=variant
-        )
     stacks = [_chips(v, "starting_stacks") for v in _list(data, "starting_stacks")]
     n = len(stacks)
     if not 2 <= n <= 10 or min(stacks) <= 0:
         raise InvalidHandHistory(f"expected 2 to 10 positive starting stacks, got {stacks}")
     blinds = _per_player(data, "blinds_or_straddles", n)
     antes = _per_player(data, "antes", n)
-    min_bet = data.get("min_bet")
+    min_bet = min_bet_of(data, game)
     if not any(blinds) and len(set(antes)) == 1 and antes[0] > 0:
         if min_bet is None or _chips(min_bet, "min_bet") <= 0:
             raise InvalidHandHistory(f"expected a positive min_bet, got {min_bet!r}")
@@ -274,7 +274,8 @@ def _known(cards: list[Card | None]) -> list[Card]:
     return [c for c in cards if c is not None]
 
 
-def _deck(actions: list[list[str]], n: int, second: list[list[Card]] | None = None) -> Deck:
+def _deck(actions: list[list[str]], n: int, second: list[list[Card]] | None = None,
+          game: Game = Game.NLHE) -> Deck:
     """A deck stacked so the engine deals exactly the cards the history shows (and
     then the streets of the ``second`` board of a hand run twice).
 
@@ -282,18 +283,19 @@ def _deck(actions: list[list[str]], n: int, second: list[list[Card]] | None = No
     the weakest spare cards on the recorded board, so that a hand the history
     mucks unseen loses, as it did at the table.
     """
-    holes: list[list[Card | None]] = [[None, None] for _ in range(n)]
+    k = game.hole_cards
+    holes: list[list[Card | None]] = [[None] * k for _ in range(n)]
     board: list[Card] = []
     folded: set[int] = set()
     for words in actions:
         match words:
             case ["d", "dh", player, cards]:
-                holes[_player(player, n)] = _cards(cards, 2)
+                holes[_player(player, n)] = _cards(cards, k)
             case ["d", "db", cards]:
                 board += [c for c in _cards(cards, None) if c is not None]
             case [player, "sm", cards] if cards != "-":
                 hole = holes[_player(player, n)]
-                seen = _cards(cards, 2)
+                seen = _cards(cards, k)
                 hole[:] = [h if h is not None else c for h, c in zip(hole, seen, strict=True)]
             case [player, "f"]:
                 folded.add(_player(player, n))
@@ -306,9 +308,9 @@ def _deck(actions: list[list[str]], n: int, second: list[list[Card]] | None = No
     filled = []
     for p, hole in enumerate(holes):
         on_board = board if len(board) == 5 and p not in folded else None
-        filled.append(_fill(hole, spare, on_board))
+        filled.append(_fill(hole, spare, on_board, game.omaha))
     board += [spare.pop(0) for _ in range(5 - len(board))]
-    order = [h[0] for h in filled] + [h[1] for h in filled]
+    order = [h[r] for r in range(k) for h in filled]
     for street in (board[:3], board[3:4], board[4:5]):
         order += [spare.pop(0), *street]
     for street in second or []:
@@ -316,15 +318,19 @@ def _deck(actions: list[list[str]], n: int, second: list[list[Card]] | None = No
     return Deck(order + spare)
 
 
-def _fill(hole: list[Card | None], spare: list[Card], board: list[Card] | None) -> list[Card]:
-    """``hole`` with its unknown cards taken from ``spare`` (weakest on ``board`` if given)."""
+def _fill(hole: list[Card | None], spare: list[Card], board: list[Card] | None,
+          omaha: bool = False) -> list[Card]:
+    """``hole`` with its unknown cards taken from ``spare`` (weakest on ``board`` if given;
+    an Omaha hand takes the weakest of the lowest sixteen spare cards)."""
     known = [c for c in hole if c is not None]
-    need = 2 - len(known)
+    need = len(hole) - len(known)
     if not need:
         return known
     picks = list(spare[:need])
     if board is not None:
-        picks = list(min(combinations(spare, need), key=lambda cs: rank([*known, *cs, *board])))
+        pool = spare[:16] if omaha else spare
+        picks = list(min(combinations(pool, need),
+                         key=lambda cs: hand_rank([*known, *cs], board, omaha=omaha)))
     for c in picks:
         spare.remove(c)
     return [c if c is not None else picks.pop(0) for c in hole]
@@ -424,7 +430,7 @@ def phh_for_viewer(text: str, position: int | None) -> str:
         number = int(match.group(1))
         if number == position or number in shown:
             return match.group(0)
-        return f'"d dh p{number} ????"'
+        return f'"d dh p{number} {"?" * len(match.group(2))}"'
 
     return _DEALT.sub(mask, text)
 
@@ -473,13 +479,13 @@ def dealt_from_phh(text: str) -> DealtCards:
     except tomllib.TOMLDecodeError as exc:
         raise InvalidHandHistory(f"not valid PHH (TOML): {exc}") from None
     n = len(_list(data, "starting_stacks"))
-    holes: list[tuple[Card | None, Card | None]] = [(None, None)] * n
+    k = game_of(data).hole_cards
+    holes: list[tuple[Card | None, ...]] = [(None,) * k] * n
     for number, cards in _DEALT.findall(text):
         position = int(number) - 1
         if not 0 <= position < n:
             raise InvalidHandHistory(f"expected players p1 to p{n}, got p{number}")
-        known = _cards(cards, 2)
-        holes[position] = (known[0], known[1])
+        holes[position] = tuple(_cards(cards, k))
     board = [c for cards in _BOARD.findall(text) for c in _cards(cards, None)]
     if None in board:
         raise InvalidHandHistory("expected every board card to be known")

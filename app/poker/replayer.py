@@ -37,7 +37,7 @@ def replay_frames(text: str, viewer: int | None) -> list[dict[str, Any]]:
     stacks = {seats[p]: s.starting_stack for p, s in enumerate(full.seats)}
     hand, events = Hand.start(stacks, button=seats[-1], stakes=full.stakes,
                               deck=Deck(_dealt_order(full)), bomb_pot=full.bomb_pot,
-                              run_it_twice=full.run_it_twice)
+                              run_it_twice=full.run_it_twice, game=full.game)
     frames = [_frame(hand, events, viewer)]
     while not hand.is_complete:
         step = full.history[len(hand.history)]
@@ -46,9 +46,9 @@ def replay_frames(text: str, viewer: int | None) -> list[dict[str, Any]]:
 
 
 def _dealt_order(hand: Hand) -> list[Card]:
-    """The deck as it was before the deal: hole cards, then burn and street (of the board,
-    then of a second board), then the rest."""
-    order = [s.cards[0] for s in hand.seats] + [s.cards[1] for s in hand.seats]
+    """The deck as it was before the deal: hole cards round by round, then burn and
+    street (of the board, then of a second board), then the rest."""
+    order = [s.cards[r] for r in range(hand.game.hole_cards) for s in hand.seats]
     streets = [hand.board[:3], hand.board[3:4], hand.board[4:5]]
     shared = 5 - len(hand.second_board)
     again = hand.second_board

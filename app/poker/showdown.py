@@ -14,9 +14,10 @@ no odd chip moves because someone mucked.
 from __future__ import annotations
 
 from app.poker.cards import Card
-from app.poker.evaluator import ROYAL_FLUSH_RANK, category_of, rank
+from app.poker.evaluator import ROYAL_FLUSH_RANK, category_of
 from app.poker.events import Event, HandEnded, HandMucked, HandShown, PotAwarded
 from app.poker.hand import HandState
+from app.poker.omaha import hand_rank
 from app.poker.pots import Pot, build_pots, split_between_runs, split_pot
 from app.poker.state import Phase, SeatStatus
 
@@ -122,7 +123,8 @@ def _final_pots(hand: HandState) -> list[Pot]:
 
 def _rank(hand: HandState, p: int, ranks: dict[int, int], board: list[Card] | None = None) -> int:
     if p not in ranks:
-        ranks[p] = rank([*hand.seats[p].cards, *(hand.board if board is None else board)])
+        ranks[p] = hand_rank(hand.seats[p].cards, hand.board if board is None else board,
+                             omaha=hand.game.omaha)
     return ranks[p]
 
 

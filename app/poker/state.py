@@ -48,6 +48,44 @@ STREET_CARDS = {Phase.FLOP: 3, Phase.TURN: 1, Phase.RIVER: 1}
 STREET_OF_BOARD = {0: Phase.PREFLOP, 3: Phase.FLOP, 4: Phase.TURN, 5: Phase.RIVER}
 
 
+class Game(StrEnum):
+    """The game a hand is dealt in: the betting structure and the hole cards.
+
+    ``nlhe`` No-Limit, ``flhe`` Fixed-Limit and ``plhe`` Pot-Limit Texas Hold'em (two
+    hole cards, the best five of seven); ``plo`` and ``plo5`` Pot-Limit Omaha with four
+    or five hole cards, where a hand is exactly two hole cards and three board cards.
+
+    >>> Game.PLO.hole_cards, Game.PLO.omaha, Game.FLHE.fixed_limit, Game.PLHE.pot_limit
+    (4, True, True, True)
+    """
+
+    NLHE = "nlhe"
+    FLHE = "flhe"
+    PLHE = "plhe"
+    PLO = "plo"
+    PLO5 = "plo5"
+
+    @property
+    def hole_cards(self) -> int:
+        """Hole cards dealt to each seat: 2, or 4 and 5 in Omaha."""
+        return {Game.PLO: 4, Game.PLO5: 5}.get(self, 2)
+
+    @property
+    def omaha(self) -> bool:
+        """Whether a hand is exactly two hole cards and three board cards."""
+        return self is Game.PLO or self is Game.PLO5
+
+    @property
+    def pot_limit(self) -> bool:
+        """Whether a bet or raise is at most the pot after the call."""
+        return self is Game.PLHE or self.omaha
+
+    @property
+    def fixed_limit(self) -> bool:
+        """Whether bets and raises are of one fixed size, with a cap per street."""
+        return self is Game.FLHE
+
+
 class SeatStatus(StrEnum):
     """A dealt-in seat's standing in the hand."""
 
@@ -167,8 +205,10 @@ class Seat:
 MAX_SEATS = 10
 
 
-def verify_setup(stacks: Mapping[int, int], button: int, cards: tuple[Card, ...]) -> None:
-    """Raise :class:`InvalidHandSetup` unless a hand can start with these seats and deck."""
+def verify_setup(stacks: Mapping[int, int], button: int, cards: tuple[Card, ...],
+                 hole_cards: int = 2) -> None:
+    """Raise :class:`InvalidHandSetup` unless a hand can start with these seats and deck
+    (``hole_cards`` dealt to each seat)."""
     if not 2 <= len(stacks) <= MAX_SEATS:
         raise InvalidHandSetup(f"expected 2 to {MAX_SEATS} seats dealt in, got {len(stacks)}")
     for number, stack in stacks.items():
@@ -180,7 +220,7 @@ def verify_setup(stacks: Mapping[int, int], button: int, cards: tuple[Card, ...]
         raise InvalidHandSetup(
             f"expected the button on a seat dealt in, got seat {button}", button=button
         )
-    needed = 2 * len(stacks) + 8
+    needed = hole_cards * len(stacks) + 8
     if len(cards) < needed:
         raise InvalidHandSetup(f"expected a deck of at least {needed} cards, got {len(cards)}")
     distinct = set(cards)

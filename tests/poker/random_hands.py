@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from app.poker.cards import Deck
 from app.poker.engine import Hand
-from app.poker.evaluator import rank
 from app.poker.events import ActionKind, Event
+from app.poker.omaha import hand_rank
 from app.poker.state import SeatStatus, Stakes
 
 MAX_STEPS = 400
@@ -117,7 +117,8 @@ def reference_stacks(hand: Hand) -> list[int]:
             continue
         claim = [i for i in eligible if seats[i].status is not SeatStatus.MUCKED]
         if len(claim) > 1:
-            ranks = {i: rank([*seats[i].cards, *hand.board]) for i in claim}
+            ranks = {i: hand_rank(seats[i].cards, hand.board, omaha=hand.game.omaha)
+                     for i in claim}
             claim = [i for i in claim if ranks[i] == max(ranks.values())]
         share, odd = divmod(amount, len(claim))
         for k, i in enumerate(claim):

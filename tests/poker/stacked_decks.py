@@ -10,7 +10,8 @@ from app.poker.cards import FULL_DECK, Card, Deck, parse_cards
 def stacked_deck(holes: Sequence[str], board: str = "") -> Deck:
     """A deck that deals ``holes`` (in seat order from the left of the button) and ``board``.
 
-    Cards are dealt one at a time around the table twice, then burn + flop,
+    Cards are dealt one at a time around the table (twice, or four or five times in
+    Omaha: as many rounds as each hand has cards), then burn + flop,
     burn + turn, burn + river; unnamed cards (burns, a short board) are the
     lowest cards nobody named.
     """
@@ -19,7 +20,8 @@ def stacked_deck(holes: Sequence[str], board: str = "") -> Deck:
     spare = iter([c for c in FULL_DECK if c not in set(named)])
     board_cards = list(parse_cards(board))
     board_cards += [next(spare) for _ in range(5 - len(board_cards))]
-    order: list[Card] = [h[0] for h in hole_cards] + [h[1] for h in hole_cards]
+    rounds = len(hole_cards[0]) if hole_cards else 2
+    order: list[Card] = [h[k] for k in range(rounds) for h in hole_cards]
     for street in (board_cards[:3], board_cards[3:4], board_cards[4:5]):
         order += [next(spare), *street]
     return Deck(order + list(spare))

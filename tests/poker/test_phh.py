@@ -162,7 +162,8 @@ def test_a_bad_action_is_reported_with_its_reason(actions, reason):
 
 
 @pytest.mark.parametrize(("text", "reason"), [
-    ("variant = 'FT'\n", "expected variant 'NT' (No-Limit Texas Hold'em), got 'FT'"),
+    ("variant = 'F7S'\n", "expected variant 'NT', 'FT' or 'PO' (No-Limit or Fixed-Limit "
+                          "Texas Hold'em, Pot-Limit Omaha), got 'F7S'"),
     ("variant = 'NT'\nantes = \n", "not valid PHH (TOML)"),
     (DEMO.replace("[50, 100, 0]", "[50, 100, 150]"), "perhaps a straddle of at least twice"),
     (DEMO.replace("min_bet = 100", "min_bet = 200"), "expected min_bet equal to the big blind"),
@@ -189,7 +190,7 @@ def test_replay_command_reports_every_file_in_json(tmp_path, capsys):
     good.parent.mkdir()
     finished = "finishing_stacks = [950, 1050, 1000]\n"
     good.write_text(DEMO.replace("{more}", "'p3 f', 'p1 f'") + finished)
-    (tmp_path / "a" / "other.phh").write_text("variant = 'FT'\n")
+    (tmp_path / "a" / "other.phh").write_text("variant = 'F7S'\n")
     (tmp_path / "broken.phh").write_text("actions = [\n")
     (tmp_path / "notes.txt").write_text("not a hand history")
     code = main(["replay", "--json", str(tmp_path)])
