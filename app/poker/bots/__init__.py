@@ -39,8 +39,8 @@ from random import Random
 from typing import Any
 
 from app.poker.betting import LegalAction
-from app.poker.bots.postflop import postflop
-from app.poker.bots.preflop import preflop
+from app.poker.bots.postflop import decide_postflop
+from app.poker.bots.preflop import decide_preflop
 from app.poker.bots.spot import BotAction, Situation, legal_from_view, legal_map, read_view
 from app.poker.bots.styles import PROFILES, BotStyle
 from app.poker.events import ActionKind
@@ -86,5 +86,5 @@ def decide(
     spot = read_view(view, kinds)
     profile = PROFILES[style]
     if spot.board:
-        return postflop(spot, profile, reads or {}, rng, iterations)
-    return preflop(spot, profile, reads or {}, rng)
+        return decide_postflop(spot, profile, reads or {}, rng, iterations)
+    return decide_preflop(spot, profile, reads or {}, rng)

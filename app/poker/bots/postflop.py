@@ -29,7 +29,7 @@ _STRANGER = Tendencies()
 Ids = npt.NDArray[np.int64]
 
 
-def postflop(spot: Situation, profile: Profile, reads: Mapping[int, Tendencies],
+def decide_postflop(spot: Situation, profile: Profile, reads: Mapping[int, Tendencies],
              rng: Random, iterations: int) -> BotAction:
     """The bot's action on the flop, turn or river."""
     bettor = spot.aggressor

@@ -34,13 +34,14 @@ from app.poker.preflop import equity_vs_top, percentile
 from app.poker.pushfold import PUSH_FOLD_BB, push_fraction, pushes
 from app.poker.tendencies import Tendencies
 
-DEEP_SHOVE_PRIOR = 0.05  # a stranger's all-in with more than the chart's 20 big blinds
+CHART_BB = 20.0  # the push/fold chart's deepest stack
+DEEP_SHOVE_PRIOR = 0.05  # a stranger's all-in from deeper than the chart
 CALLER_SHARE = 0.6  # callers of a raise play the top part of their hands
 _POSITION = {0: 0.5, 1: 2.2, 2: 1.6, 3: 1.25, 4: 1.0, 5: 0.85}
 _STRANGER = Tendencies()
 
 
-def preflop(spot: Situation, profile: Profile, reads: Mapping[int, Tendencies],
+def decide_preflop(spot: Situation, profile: Profile, reads: Mapping[int, Tendencies],
             rng: Random) -> BotAction:
     """The bot's action before the flop."""
     hand_class = class_of(spot.hole)
@@ -73,7 +74,7 @@ def _facing_raise(spot: Situation, profile: Profile, hand_class: int,
         return check_call_or_fold(spot, wants_in=False)
     share = equity_vs_top(hand_class, _raise_range(spot, raiser, reads))
     for other in spot.others:
-        if other.seat != raiser.seat and (other.bet > spot.big_blind or other.all_in):
+        if other.seat != raiser.seat and (other.bet == spot.level or other.all_in):
             called = reads.get(other.seat, _STRANGER).voluntary_range() * CALLER_SHARE
             share *= equity_vs_top(hand_class, called)
     committed = raiser.all_in or spot.to_call >= 0.4 * spot.stack
@@ -90,10 +91,13 @@ def _raise_range(spot: Situation, raiser: Contender, reads: Mapping[int, Tendenc
     """The share of hands ``raiser`` would make this raise with."""
     counts = reads.get(raiser.seat, _STRANGER)
     size_bb = (raiser.bet + raiser.stack) / spot.big_blind
+    if raiser.all_in and size_bb <= CHART_BB:
+        # Short, nobody is read tighter than the chart's pusher: the equilibrium call
+        # loses little to a tighter pusher, who folds their blinds away instead.
+        prior = push_fraction(size_bb, behind=raiser.behind_at_start)
+        return max(prior, counts.shove_range(prior))
     if raiser.all_in:
-        prior = (push_fraction(size_bb, behind=raiser.behind_at_start) if size_bb <= 20
-                 else DEEP_SHOVE_PRIOR)
-        return counts.shove_range(prior)
+        return counts.shove_range(DEEP_SHOVE_PRIOR)
     # A bigger raise is a stronger range: a three-times raise reads as the raise share.
     return counts.raise_range() * min(1.0, 3 * spot.big_blind / spot.level)
 

@@ -68,6 +68,7 @@ class Situation:
     big_blind: int
     level: int
     legal: Mapping[ActionKind, LegalAction]
+    blinds: int = 0  # the chips every hand starts with in the pot: blinds and antes
 
     @property
     def opponents(self) -> int:
@@ -96,11 +97,11 @@ class Situation:
     @property
     def effective_bb(self) -> float:
         """The effective stack in big blinds: the bot's chips against the deepest other
-        seat still in, the blinds scaled up by antes and limps in the pot."""
+        seat still in, per big blind as the blinds and antes count (with antes worth
+        half the blinds, a big blind counts as 1.5 big blinds)."""
         deepest = max((o.stack + o.bet for o in self.others), default=0)
         chips = min(self.stack + self.bet, deepest)
-        blinds = max(1.5 * self.big_blind, self.pot) / 1.5 if not self.board else self.big_blind
-        return chips / blinds
+        return chips * 1.5 / max(self.blinds, 1.5 * self.big_blind)
 
 
 def read_view(view: Mapping[str, Any], legal: Mapping[ActionKind, LegalAction]) -> Situation:
@@ -126,7 +127,15 @@ def read_view(view: Mapping[str, Any], legal: Mapping[ActionKind, LegalAction]) 
         behind=_behind(clockwise, big_blind) if me != big_blind else 0,
         pot=int(view["pot_total"]), bet=int(mine["bet"]), stack=int(mine["stack"]),
         big_blind=int(view["stakes"]["big_blind"]), level=int(view["level"]), legal=legal,
+        blinds=_blinds(view["stakes"], len(seats)),
     )
+
+
+def _blinds(stakes: Mapping[str, Any], dealt: int) -> int:
+    """What the blinds and antes put in the pot before anyone acts."""
+    ante = int(stakes.get("ante") or 0)
+    antes = ante if stakes.get("big_blind_ante") else ante * dealt
+    return int(stakes["small_blind"]) + int(stakes["big_blind"]) + antes
 
 
 def _contender(seat: Mapping[str, Any], seats: list[Mapping[str, Any]],
