@@ -21,11 +21,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.poker.bots import BotStyle  # noqa: E402
-from app.poker.events import ActionKind  # noqa: E402
-from app.poker.hand_class import class_index  # noqa: E402
-from app.poker.pushfold import PUSH_FOLD_BB, calls, pushes  # noqa: E402
-from bench.bot_matches import Decision, Exploit, Match, Player, play_match  # noqa: E402
+from app.poker.bots import BotStyle
+from app.poker.events import ActionKind
+from app.poker.hand_class import class_index
+from app.poker.pushfold import PUSH_FOLD_BB, calls, pushes
+from bench.bot_matches import Decision, Exploit, Match, Player, play_match
 
 T, L, A = BotStyle.TIGHT, BotStyle.LOOSE, BotStyle.AGGRESSIVE
 TABLES: dict[str, tuple[BotStyle, ...]] = {
