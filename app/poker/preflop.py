@@ -33,6 +33,7 @@ MIN_FRACTION = 0.01  # the narrowest range read: about AA and KK
 @dataclass(frozen=True, slots=True)
 class _Tables:
     equity: npt.NDArray[np.float64]  # equity[i, j]: class i against class j
+    pairs: npt.NDArray[np.float64]  # deals of a combo of each class sharing no card
     order: npt.NDArray[np.int64]  # classes from the strongest
     position: npt.NDArray[np.int64]  # position[class]: its place in ``order``
     edges: npt.NDArray[np.float64]  # combos before each place in ``order`` (170 values)
@@ -53,7 +54,7 @@ def _tables() -> _Tables:
     zero = np.zeros((CLASSES, 1))
     weights = np.hstack([zero, np.cumsum(pairs[:, order], axis=1)])
     shares = np.hstack([zero, np.cumsum((pairs * equity)[:, order], axis=1)])
-    return _Tables(equity, order, position, np.concatenate([[0.0], np.cumsum(combos)]),
+    return _Tables(equity, pairs, order, position, np.concatenate([[0.0], np.cumsum(combos)]),
                    weights, shares)
 
 
@@ -78,6 +79,15 @@ def percentile(hand_class: int) -> float:
     t = _tables()
     place = int(t.position[hand_class])
     return float((t.edges[place] + t.edges[place + 1]) / 2 / t.edges[-1])
+
+
+def equity_vs_classes(hand_class: int, classes: frozenset[int]) -> float:
+    """All-in equity of ``hand_class`` against a range made of whole classes."""
+    t = _tables()
+    members = np.fromiter(classes, np.int64)
+    weights = t.pairs[hand_class, members]
+    total = float(weights.sum())
+    return float(weights @ t.equity[hand_class, members]) / total if total > 0 else 0.5
 
 
 def class_equity(hand_class: int, other: int) -> float:

@@ -63,8 +63,17 @@ def calls(hand_class: int, stack_bb: float) -> bool:
     return stack_bb <= chart().call[hand_class] + 1e-9
 
 
+def push_range(stack_bb: float, *, behind: int) -> frozenset[int]:
+    """The classes the chart pushes at this stack and position."""
+    return _push_range(round(stack_bb * 2) / 2, _behind(behind))
+
+
+@cache
+def _push_range(stack_bb: float, behind: int) -> frozenset[int]:
+    row = chart().push[behind - 1]
+    return frozenset(c for c in range(CLASSES) if stack_bb <= row[c] + 1e-9)
+
+
 def push_fraction(stack_bb: float, *, behind: int) -> float:
     """The share of all combos the chart pushes at this stack and position."""
-    row = chart().push[_behind(behind) - 1]
-    pushed = sum(CLASS_COMBOS[c] for c in range(CLASSES) if stack_bb <= row[c] + 1e-9)
-    return pushed / 1326
+    return sum(CLASS_COMBOS[c] for c in push_range(stack_bb, behind=behind)) / 1326

@@ -30,8 +30,8 @@ from app.poker.bots.spot import (
 from app.poker.bots.styles import Profile
 from app.poker.events import ActionKind
 from app.poker.hand_class import class_of
-from app.poker.preflop import equity_vs_top, percentile
-from app.poker.pushfold import PUSH_FOLD_BB, push_fraction, pushes
+from app.poker.preflop import equity_vs_classes, equity_vs_top, percentile
+from app.poker.pushfold import PUSH_FOLD_BB, push_fraction, push_range, pushes
 from app.poker.tendencies import Tendencies
 
 CHART_BB = 20.0  # the push/fold chart's deepest stack
@@ -72,45 +72,54 @@ def _facing_raise(spot: Situation, profile: Profile, hand_class: int,
     raiser = spot.aggressor
     if raiser is None:
         return check_call_or_fold(spot, wants_in=False)
-    share = equity_vs_top(hand_class, _raise_range(spot, raiser, reads))
+    share = _raiser_equity(spot, raiser, reads, hand_class)
     for other in spot.others:
         if other.seat != raiser.seat and (other.bet == spot.level or other.all_in):
             called = reads.get(other.seat, _STRANGER).voluntary_range() * CALLER_SHARE
             share *= equity_vs_top(hand_class, called)
     committed = raiser.all_in or spot.to_call >= 0.4 * spot.stack
     short = spot.effective_bb <= PUSH_FOLD_BB
-    if committed or short:
-        return _all_in_or_fold(spot, profile, share, raiser)
+    if short:  # the chart's game: every style plays it straight, at the price
+        return _all_in_or_fold(spot, 0.0, share, raiser)
+    if committed:
+        return _all_in_or_fold(spot, profile.all_in_margin, share, raiser)
     bluff = percentile(hand_class) <= 0.35 and rng.random() < profile.bluff / 3
     if share >= profile.reraise or bluff:
         return raise_to(spot, 3 * spot.level + (spot.pot - spot.level - spot.bet))
     return check_call_or_fold(spot, wants_in=share >= spot.price + profile.call_margin)
 
 
-def _raise_range(spot: Situation, raiser: Contender, reads: Mapping[int, Tendencies]) -> float:
-    """The share of hands ``raiser`` would make this raise with."""
+def _raiser_equity(spot: Situation, raiser: Contender, reads: Mapping[int, Tendencies],
+                   hand_class: int) -> float:
+    """The bot's equity against the range ``raiser`` makes this raise with: what their
+    counts show, a stranger reading as an ordinary player, or, all-in within the
+    chart's stacks, as the chart's pusher (nobody reads tighter than that: the
+    equilibrium call loses little to a tighter pusher, who blinds away instead)."""
     counts = reads.get(raiser.seat, _STRANGER)
-    size_bb = (raiser.bet + raiser.stack) / spot.big_blind
+    size_bb = spot.in_big_blinds(raiser.bet + raiser.stack)
     if raiser.all_in and size_bb <= CHART_BB:
-        # Short, nobody is read tighter than the chart's pusher: the equilibrium call
-        # loses little to a tighter pusher, who folds their blinds away instead.
-        prior = push_fraction(size_bb, behind=raiser.behind_at_start)
-        return max(prior, counts.shove_range(prior))
+        behind = raiser.behind_at_start
+        chart_share = push_fraction(size_bb, behind=behind)
+        read = counts.shove_range(chart_share)
+        if read <= chart_share:
+            return equity_vs_classes(hand_class, push_range(size_bb, behind=behind))
+        return equity_vs_top(hand_class, read)
     if raiser.all_in:
-        return counts.shove_range(DEEP_SHOVE_PRIOR)
+        return equity_vs_top(hand_class, counts.shove_range(DEEP_SHOVE_PRIOR))
     # A bigger raise is a stronger range: a three-times raise reads as the raise share.
-    return counts.raise_range() * min(1.0, 3 * spot.big_blind / spot.level)
+    return equity_vs_top(hand_class,
+                         counts.raise_range() * min(1.0, 3 * spot.big_blind / spot.level))
 
 
-def _all_in_or_fold(spot: Situation, profile: Profile, share: float,
+def _all_in_or_fold(spot: Situation, margin: float, share: float,
                     raiser: Contender) -> BotAction:
     """When a call commits the stack: call (or re-shove) when the equity beats the price
     of going all the way, else fold."""
     if raiser.all_in or ActionKind.RAISE not in spot.legal:
-        return check_call_or_fold(spot, wants_in=share >= spot.price + profile.all_in_margin)
+        return check_call_or_fold(spot, wants_in=share >= spot.price + margin)
     mine = spot.stack  # what a re-shove adds
     theirs = min(raiser.stack, mine - spot.to_call)
     price = mine / (spot.pot + mine + max(0, theirs))
-    if share >= price + profile.all_in_margin:
+    if share >= price + margin:
         return all_in(spot)
     return check_call_or_fold(spot, wants_in=False)

@@ -94,14 +94,17 @@ class Situation:
         return next((o for o in self.others if o.bet == self.level), None) or max(
             self.others, key=lambda o: o.bet, default=None)
 
+    def in_big_blinds(self, chips: int) -> float:
+        """Chips in big blinds as the blinds and antes count: with antes worth half the
+        blinds, a big blind counts as 1.5 big blinds."""
+        return chips * 1.5 / max(self.blinds, 1.5 * self.big_blind)
+
     @property
     def effective_bb(self) -> float:
         """The effective stack in big blinds: the bot's chips against the deepest other
-        seat still in, per big blind as the blinds and antes count (with antes worth
-        half the blinds, a big blind counts as 1.5 big blinds)."""
+        seat still in (:meth:`in_big_blinds`)."""
         deepest = max((o.stack + o.bet for o in self.others), default=0)
-        chips = min(self.stack + self.bet, deepest)
-        return chips * 1.5 / max(self.blinds, 1.5 * self.big_blind)
+        return self.in_big_blinds(min(self.stack + self.bet, deepest))
 
 
 def read_view(view: Mapping[str, Any], legal: Mapping[ActionKind, LegalAction]) -> Situation:
