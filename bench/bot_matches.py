@@ -19,7 +19,7 @@ from math import sqrt
 from random import Random
 from statistics import fmean, stdev
 
-from app.poker.bots import BotStyle, decide, read_view
+from app.poker.bots import DEFAULT_ITERATIONS, BotStyle, decide, read_view
 from app.poker.cards import Deck
 from app.poker.engine import Hand
 from app.poker.events import ActionKind
@@ -103,7 +103,7 @@ def exploit_action(exploit: Exploit, hand: Hand) -> tuple[ActionKind, int | None
 
 
 def play_match(players: Mapping[int, Player], *, hands: int, depth_bb: float, seed: int,
-               iterations: int = 200) -> Match:
+               iterations: int = DEFAULT_ITERATIONS) -> Match:
     """Play ``hands`` hands at a table of ``players`` (seat -> style or exploit)."""
     rng = Random(seed)
     reads: dict[str, Tendencies] = {}

@@ -3,6 +3,8 @@ against bots, in big blinds per 100 hands with a 95% confidence interval.
 
     .venv/bin/python bench/bots.py [--hands 5000] [--seed 31] [--iterations 200]
 
+``--iterations`` is the deals sampled per decision after the flop (the table's default).
+
 Six seats, the exploiter in seat 0 against five bots of one style (or a mix), every
 hand from the same stacks (100 or 15 big blinds), the button going round
 (:mod:`bench.bot_matches`). Then the checks of issue #31: a bot holding QQ+ or AK
@@ -21,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.poker.bots import BotStyle
+from app.poker.bots import DEFAULT_ITERATIONS, BotStyle
 from app.poker.events import ActionKind
 from app.poker.hand_class import class_index
 from app.poker.pushfold import PUSH_FOLD_BB, calls, pushes
@@ -114,7 +116,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=31)
-    parser.add_argument("--iterations", type=int, default=200)
+    parser.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS)
     args = parser.parse_args()
     exploits, ex_matches = exploit_rows(args.hands, args.seed, args.iterations)
     bots, bot_matches = bot_rows(args.hands, args.seed, args.iterations)

@@ -88,8 +88,3 @@ def equity_vs_classes(hand_class: int, classes: frozenset[int]) -> float:
     weights = t.pairs[hand_class, members]
     total = float(weights.sum())
     return float(weights @ t.equity[hand_class, members]) / total if total > 0 else 0.5
-
-
-def class_equity(hand_class: int, other: int) -> float:
-    """All-in equity of one class against another (heads-up, before the flop)."""
-    return float(_tables().equity[hand_class, other])

@@ -79,6 +79,7 @@ def equity_matrix(samples: int = SAMPLES, seed: int = 169) -> Matrix:
     equity = np.full((CLASSES, CLASSES), 0.5)
     equity[first, second] = totals / samples
     equity[second, first] = 1.0 - totals / samples
+    np.fill_diagonal(equity, 0.5)  # a class against itself: even, by symmetry
     return equity
 
 
