@@ -30,7 +30,7 @@ Ids = npt.NDArray[np.int64]
 
 
 def decide_postflop(spot: Situation, profile: Profile, reads: Mapping[int, Tendencies],
-             rng: Random, iterations: int) -> BotAction:
+                    rng: Random, iterations: int) -> BotAction:
     """The bot's action on the flop, turn or river."""
     bettor = spot.aggressor
     betting = reads.get(bettor.seat, _STRANGER).bet_rate() if bettor is not None else 1.0

@@ -42,7 +42,7 @@ _STRANGER = Tendencies()
 
 
 def decide_preflop(spot: Situation, profile: Profile, reads: Mapping[int, Tendencies],
-            rng: Random) -> BotAction:
+                   rng: Random) -> BotAction:
     """The bot's action before the flop."""
     hand_class = class_of(spot.hole)
     if spot.level <= spot.big_blind:
@@ -77,11 +77,9 @@ def _facing_raise(spot: Situation, profile: Profile, hand_class: int,
         if other.seat != raiser.seat and (other.bet == spot.level or other.all_in):
             called = reads.get(other.seat, _STRANGER).voluntary_range() * CALLER_SHARE
             share *= equity_vs_top(hand_class, called)
-    committed = raiser.all_in or spot.to_call >= 0.4 * spot.stack
-    short = spot.effective_bb <= PUSH_FOLD_BB
-    if short:  # the chart's game: every style plays it straight, at the price
+    if spot.effective_bb <= PUSH_FOLD_BB:  # the chart's game: every style plays the price
         return _all_in_or_fold(spot, 0.0, share, raiser)
-    if committed:
+    if raiser.all_in or spot.to_call >= 0.4 * spot.stack:  # a call commits the stack
         return _all_in_or_fold(spot, profile.all_in_margin, share, raiser)
     bluff = percentile(hand_class) <= 0.35 and rng.random() < profile.bluff / 3
     if share >= profile.reraise or bluff:
