@@ -145,7 +145,9 @@ Messages sent before a restart cannot be replayed: reconnecting clients get a sn
 
 A table created with `bots: true` seats bots in up to `bot_count` empty seats (styles
 `tight`, `loose`, `aggressive`; `player.bot` names the style). Bots decide from their own
-view of the hand only, act after a short delay, and give their seat to a person who sits
+view of the hand and from what anyone watching the table could count about each player
+(how often they play, raise, move all-in, bet, fold to a bet, and the hands they showed),
+act after a short delay, and give their seat to a person who sits
 in it: at once between hands, else when the hand ends (the ack says `pending: true`).
 Hands are dealt only when at least one person is in them; a person who sits where only
 bots play is dealt in at once rather than waiting for the big blind. Bots play with the

@@ -417,8 +417,12 @@ class Dealer:
             return
         hand, player = current.hand, self.state.players[turn.seat]
         try:
-            choice = decide(view(hand, turn.seat), hand.legal_actions(),
-                            style=player.bot or BotStyle.TIGHT, rng=self.core.services.bot_rng)
+            # Dealing out boards takes milliseconds: off the event loop other tables share
+            # (the table's own queue waits, so nothing here changes meanwhile).
+            choice = await asyncio.to_thread(
+                decide, view(hand, turn.seat), hand.legal_actions(),
+                style=player.bot or BotStyle.TIGHT, rng=self.core.services.bot_rng,
+                reads=self.state.reads_by_seat())
             events = hand.act(turn.seat, choice.action, choice.amount)
         except (HoldemError, ValueError):
             log.exception("table %s: bot at seat %s failed to act", self.core.id, turn.seat)
@@ -531,6 +535,7 @@ class Dealer:
         await self.after_seats_changed()
 
     def _settle(self, current: HandInPlay) -> Any:
+        self.state.count_hand(current.hand)
         for seat in current.hand.seats:
             player = self.state.players[seat.number]
             player.stack = seat.stack - player.paid_out

@@ -19,6 +19,7 @@ from app.poker.bots import BotStyle
 from app.poker.engine import Hand
 from app.poker.fairness import FairnessProof, commitment, new_server_seed
 from app.poker.state import Stakes
+from app.poker.tendencies import Tendencies, observe
 
 CHAT_KEPT = 50
 RECENT_HANDS_SECONDS = 3_600.0
@@ -232,6 +233,8 @@ class TableState:
     offer: SeatOffer | None = None
     recent: list[tuple[float, int]] = field(default_factory=list)
     bots_seated: int = 0
+    # Public counts about each player seated here, by public id, for the bots to read.
+    reads: dict[str, Tendencies] = field(default_factory=dict)
     _config_dict: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -303,6 +306,19 @@ class TableState:
         self.next_server_seed = new_server_seed()
         return proof
 
+    # ---- what the bots may know -----------------------------------------------------
+
+    def reads_by_seat(self) -> dict[int, Tendencies]:
+        """The public counts about the players seated now, by seat."""
+        return {seat: self.reads[p.person.public_id] for seat, p in self.players.items()
+                if p.person.public_id in self.reads}
+
+    def count_hand(self, hand: Hand) -> None:
+        """Add a finished hand to the counts; only players still seated are kept."""
+        seated = {seat: p.person.public_id for seat, p in self.players.items()}
+        counted = observe(self.reads, hand, seated)
+        self.reads = {key: counted[key] for key in seated.values() if key in counted}
+
     # ---- lobby figures ---------------------------------------------------------
 
     def note_hand(self, now: float, pot: int) -> None:
@@ -339,6 +355,7 @@ class TableState:
                  "expires_at": self.offer.expires_at} if self.offer else None
             ),
             "recent": [list(r) for r in self.recent], "bots_seated": self.bots_seated,
+            "reads": {key: counts.to_dict() for key, counts in self.reads.items()},
             "next_server_seed": self.next_server_seed,
         }
 
@@ -359,5 +376,7 @@ class TableState:
             ),
             recent=[(float(t), int(p)) for t, p in data["recent"]],
             bots_seated=data.get("bots_seated", 0),
+            reads={key: Tendencies.from_dict(counts)
+                   for key, counts in (data.get("reads") or {}).items()},
             next_server_seed=data.get("next_server_seed") or new_server_seed(),
         )

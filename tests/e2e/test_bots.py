@@ -41,6 +41,10 @@ async def test_bots_fill_seats_play_hands_and_never_reveal_their_cards(
     for event in client.events(table_id):
         if event["type"] == "hole_cards_dealt" and event["seat"] != 0:
             assert event["cards"] is None
+    # The table counted what every watcher saw of the person, for the bots to read.
+    here = server.realtime.host.get(table_id).state
+    counted = here.reads[here.players[0].person.public_id]
+    assert counted.hands >= 3 and counted.raised == counted.shoved == 0
     listing = next(t for t in
                (await server.realtime.lobby.listing()) if t["table_id"] == table_id)
     assert listing["bots"] == 2 and listing["seated"] == 3

@@ -10,10 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.poker.bots import BotAction, BotStyle, chen_score, decide, legal_from_view
+from app.poker.bots import BotAction, BotStyle, decide, legal_from_view
 from app.poker.cards import Deck, parse_cards
 from app.poker.engine import Hand
 from app.poker.events import ActionKind
+from app.poker.hand_class import class_of
+from app.poker.preflop import percentile
 from app.poker.state import Phase, Stakes
 from app.poker.view import view
 from tests.poker.stacked_decks import stacked_deck
@@ -224,11 +226,12 @@ def test_the_same_rng_seed_gives_the_same_hand():
     assert run(11) != run(12)
 
 
-def test_chen_scores_order_the_classic_hands():
-    order = ["AsAd", "KsKd", "AhKh", "JsJd", "AhKd", "TsTd", "KhQh", "9s9d", "7s6s", "Ad5c",
-             "Kd7c", "7c2d"]
-    scores = [chen_score(parse_cards(h)) for h in order]
-    assert scores == sorted(scores, reverse=True)
+def test_hand_strength_orders_the_classic_hands():
+    # By equity against a random hand: pairs above AK, suited above offsuit.
+    order = ["AsAd", "KsKd", "JsJd", "TsTd", "9s9d", "AhKh", "AhKd", "KhQh", "Ad5c",
+             "Kd7c", "7s6s", "7c2d"]
+    shares = [percentile(class_of(parse_cards(h))) for h in order]
+    assert shares == sorted(shares)
 
 
 def test_styles_differ_measurably_over_many_seeded_hands():

@@ -12,6 +12,7 @@ from app.poker.cards import Deck
 from app.poker.engine import Hand
 from app.poker.phh import phh_for_viewer, to_phh
 from app.poker.state import Stakes
+from app.poker.tendencies import Tendencies
 from app.table import broadcast
 from app.table.broadcast import REPLAY_KEPT, Broadcaster
 from app.table.state import (
@@ -172,3 +173,26 @@ async def test_a_full_replay_buffer_holds_each_message_in_about_its_own_size() -
     assert out.missed(2 * REPLAY_KEPT - 1, 1) == [("table:event", {
         "table_id": "t1", "seq": 2 * REPLAY_KEPT,
         "event": {"type": "player_acted", "cards": ["As"]}})]
+
+
+def test_the_counts_the_bots_read_survive_a_round_trip_and_default_to_none() -> None:
+    state = a_state()
+    state.reads = {"p1": Tendencies(hands=3, voluntary=3, raised=2, shoved=2, shown=(0, 168))}
+    again = TableState.from_dict(state.to_dict())
+    assert again.reads == state.reads
+    stored = state.to_dict()
+    del stored["reads"]  # a state stored before the counts existed
+    assert TableState.from_dict(stored).reads == {}
+
+
+def test_a_finished_hand_is_counted_for_the_players_seated_and_read_by_seat() -> None:
+    state = a_state()
+    state.reads = {"gone": Tendencies(hands=9)}  # somebody who left the table
+    hand, _ = Hand.start({0: 500, 3: 1000}, button=0, stakes=Stakes(5, 10),
+                         deck=Deck(rng=Random(3)))
+    hand.all_in(0)
+    hand.fold(3)
+    state.count_hand(hand)
+    assert set(state.reads) == {"p1", "bot-1"}
+    assert state.reads["p1"] == Tendencies(hands=1, voluntary=1, raised=1, shoved=1)
+    assert state.reads_by_seat() == {0: state.reads["p1"], 3: Tendencies(hands=1)}
