@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import sqlite3
@@ -135,24 +136,31 @@ def _mailed_link(outbox: Path) -> str:
     return links_in(message)[0]
 
 
-def test_serve_without_public_url_mails_links_to_the_port_it_serves_on(
-    tmp_path: Path, fresh_sqlite: str
-):
+@contextlib.contextmanager
+def serving(tmp_path: Path, database_url: str) -> Iterator[str]:
+    """``holdem serve`` on a free port of loopback, answering; its URL."""
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "app.cli", "serve", "--port", str(port)], cwd=tmp_path,
-        env=holdem_env(tmp_path, DATABASE_URL=fresh_sqlite), text=True,
+        env=holdem_env(tmp_path, DATABASE_URL=database_url), text=True,
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
         url = f"http://127.0.0.1:{port}"
         assert wait_for_health(process, url).status_code == 200
+        yield url
+    finally:
+        process.terminate()
+        process.communicate(timeout=30)
+
+
+def test_serve_without_public_url_mails_links_to_the_port_it_serves_on(
+    tmp_path: Path, fresh_sqlite: str
+):
+    with serving(tmp_path, fresh_sqlite) as url:
         signed_up = httpx.post(f"{url}/auth/signup", timeout=30, json={
             "email": "ann@example.com", "password": PASSWORD, "display_name": "Ann"})
         assert signed_up.status_code == 202, signed_up.text
         link = _mailed_link(tmp_path / "outbox")
-    finally:
-        process.terminate()
-        process.communicate(timeout=30)
     assert link.startswith(f"{url}/"), link
 
 
@@ -426,14 +434,7 @@ def test_verify_hand_checks_the_commitment_recorded_before_the_deal(
 def test_backup_copies_the_sqlite_database_while_the_server_runs(
     tmp_path: Path, fresh_sqlite: str
 ):
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "serve", "--port", str(port)], cwd=tmp_path,
-        env=holdem_env(tmp_path, DATABASE_URL=fresh_sqlite), text=True,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    try:
-        url = f"http://127.0.0.1:{port}"
-        assert wait_for_health(process, url).status_code == 200
+    with serving(tmp_path, fresh_sqlite) as url:
         for number in range(3):
             signup = httpx.post(f"{url}/auth/signup", timeout=10, json={
                 "email": f"friend{number}@example.com", "password": PASSWORD,
@@ -443,9 +444,6 @@ def test_backup_copies_the_sqlite_database_while_the_server_runs(
         assert copied.returncode == 0, copied.stderr
         again = holdem(tmp_path, "backup", "copy.sqlite3", DATABASE_URL=fresh_sqlite)
         assert "copy.sqlite3 exists" in one_error_line(again, "backup")
-    finally:
-        process.terminate()
-        process.communicate(timeout=30)
     # The copy is a whole database: the accounts are there and the ledger balances.
     copy_url = f"sqlite+aiosqlite:///{tmp_path / 'copy.sqlite3'}"
     audited = holdem(tmp_path, "audit", "--json", DATABASE_URL=copy_url)

@@ -11,7 +11,7 @@ from playwright.async_api import expect
 
 from tests.conftest import PASSWORD, Mailbox, link_of
 from tests.web.conftest import LiveServer, Visitors, signed_in
-from tests.web.test_table import create_table_with_bots, sit
+from tests.web.test_table import create_private_table, create_table_with_bots, sit
 
 
 async def test_a_friend_follows_the_invite_link_signs_up_and_comes_back_to_the_table(
@@ -19,15 +19,7 @@ async def test_a_friend_follows_the_invite_link_signs_up_and_comes_back_to_the_t
 ) -> None:
     host, friend = await visitors.new(), await visitors.new()
     await signed_in(host, mailbox, "Gina")
-    await host.page.goto("/")
-    form = host.page.locator("#create-form")
-    await form.get_by_label("Name").fill("Gina's home game")
-    await form.get_by_label("Seats", exact=True).fill("4")
-    await form.get_by_label("Fill seats with bots").uncheck()
-    await form.get_by_text("More settings").click()
-    await form.get_by_label("Private").check()
-    await form.get_by_role("button", name="Create table").click()
-    await host.page.wait_for_url(re.compile(r"/table/"))
+    await create_private_table(host.page, name="Gina's home game", seats=4)
     await sit(host.page, buy_in=500)
     invite = await host.page.locator("#invite-link").input_value()
     invited = urlsplit(invite)

@@ -63,6 +63,19 @@ async def create_table_with_bots(
     return match.group(1)
 
 
+async def create_private_table(page: Page, *, name: str, seats: int) -> None:
+    """Create a private table without bots from the lobby; the page is then the table's."""
+    await page.goto("/")
+    form = page.locator("#create-form")
+    await form.get_by_label("Name").fill(name)
+    await form.get_by_label("Seats", exact=True).fill(str(seats))
+    await form.get_by_label("Fill seats with bots").uncheck()
+    await form.get_by_text("More settings").click()
+    await form.get_by_label("Private").check()
+    await form.get_by_role("button", name="Create table").click()
+    await page.wait_for_url(re.compile(r"/table/"))
+
+
 async def sit(page: Page, buy_in: int | None = None, refused: str | None = None) -> None:
     """Sit down from the open seat dialog; with ``refused``, expect that error instead."""
     dialog = page.locator("#sit-dialog")
@@ -264,15 +277,7 @@ async def test_two_players_see_each_others_actions_but_never_their_cards(
     await signed_in(finn, mailbox, "Finn")
     erin_frames, finn_frames = Frames(erin.page), Frames(finn.page)
 
-    await erin.page.goto("/")
-    form = erin.page.locator("#create-form")
-    await form.get_by_label("Name").fill("Heads up")
-    await form.get_by_label("Seats", exact=True).fill("2")
-    await form.get_by_label("Fill seats with bots").uncheck()
-    await form.get_by_text("More settings").click()
-    await form.get_by_label("Private").check()
-    await form.get_by_role("button", name="Create table").click()
-    await erin.page.wait_for_url(re.compile(r"/table/"))
+    await create_private_table(erin.page, name="Heads up", seats=2)
     await sit(erin.page, buy_in=500)
     invite = await erin.page.locator("#invite-link").input_value()
 
