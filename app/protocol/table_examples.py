@@ -192,7 +192,8 @@ CONFIG: dict[str, Any] = {
     "name": "Friday night", "seats": 6, "small_blind": 5, "big_blind": 10, "ante": 0,
     "min_buy_in": 200, "max_buy_in": 1000, "action_seconds": 20.0, "private": False,
     "bots": True, "bot_count": 1, "straddle": 0, "bomb_pot_every": 0, "bomb_pot_ante": 0,
-    "run_it_twice": True,
+    "run_it_twice": True, "host": {"public_id": "5d1c0e9b2a4f4b7c9e3d8a6f1b2c3d4e",
+                                   "name": "Ann", "bot": None},
 }
 COMMITMENT = "11512302ec5131efcf34283d8dc36fb01c78327d37932f318561b8652299e063"
 NEXT_COMMITMENT = "0e1d2c3b4a5f6e7d8c9b0a1f2e3d4c5b6a7f8e9d0c1b2a3f4e5d6c7b8a9f0e1d"

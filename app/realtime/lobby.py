@@ -25,7 +25,7 @@ from app.realtime.errors import NotYourTable
 from app.realtime.hosting import TableHost
 from app.realtime.schemas import QuickSeat, TableCreate
 from app.table.errors import InvalidPayload, SeatTaken, TableLimit
-from app.table.state import TableConfig, Viewer
+from app.table.state import Person, TableConfig, Viewer
 from app.table.table import Table
 
 log = logging.getLogger(__name__)
@@ -122,6 +122,7 @@ class Lobby:
             bot_style=data.bot_style, bomb_pot_every=data.bomb_pot_every,
             bomb_pot_ante=(data.bomb_pot_ante or 2 * data.big_blind) if data.bomb_pot_every else 0,
             run_it_twice=data.run_it_twice,
+            host=Person(owner.user_id, owner.public_id, owner.name) if owner else None,
         )
         return await self.host.open(secrets.token_hex(6), config,
                                     owner_id=owner.user_id if owner else None,

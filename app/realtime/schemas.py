@@ -267,6 +267,9 @@ class TableConfigPublic(Message):
     bomb_pot_ante: int = Field(description="What everyone antes in a bomb pot")
     run_it_twice: bool = Field(False, description="Players all-in before the river are "
                                "asked whether to run the board twice")
+    host: PlayerPublic | None = Field(None, description="The player who opened the table "
+                                      "(null: a table of the lobby, a quick seat or a "
+                                      "tournament)")
 
 
 class ChatLine(Message):

@@ -44,6 +44,9 @@ class TableConfig:
     bomb_pot_every: int = 0
     bomb_pot_ante: int = 0
     run_it_twice: bool = False
+    # The person who opened the table, shown to everyone who comes (none: a table of the
+    # lobby's, a quick seat's or a tournament's).
+    host: Person | None = None
 
     def bomb_pot(self, hand_number: int) -> int:
         """The ante of hand ``hand_number`` (counted from 1) if it is a bomb pot, else 0."""
@@ -63,6 +66,7 @@ class TableConfig:
         values = dict(data)
         values["stakes"] = Stakes.from_dict(data["stakes"])
         values["bot_style"] = BotStyle(data["bot_style"]) if data.get("bot_style") else None
+        values["host"] = Person(**data["host"]) if data.get("host") else None
         return cls(**values)
 
     def public(self) -> dict[str, Any]:
@@ -75,6 +79,7 @@ class TableConfig:
             "bots": self.bots, "bot_count": self.bot_count, "tournament": self.tournament,
             "straddle": self.stakes.straddle, "bomb_pot_every": self.bomb_pot_every,
             "bomb_pot_ante": self.bomb_pot_ante, "run_it_twice": self.run_it_twice,
+            "host": self.host.public() if self.host else None,
         }
 
 

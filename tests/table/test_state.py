@@ -30,7 +30,8 @@ from app.table.table import clean_text
 
 def a_state() -> TableState:
     config = TableConfig("t", 6, Stakes(5, 10, 1), 100, 1000, 20.0, private=True,
-                         invite_code="abc", bots=True, bot_count=2, bot_style=BotStyle.LOOSE)
+                         invite_code="abc", bots=True, bot_count=2, bot_style=BotStyle.LOOSE,
+                         host=Person(1, "p1", "ann"))
     state = TableState(config)
     ann, bob = Person(1, "p1", "ann"), Person(2, "p2", "bob")
     state.players[0] = Player(0, ann, 500, PlayerStatus.PLAYING, time_bank=12.5)
@@ -54,6 +55,14 @@ def test_table_state_survives_a_json_round_trip() -> None:
     assert again.to_dict() == state.to_dict()
     assert again.current is not None and again.current.hand.to_dict() == (
         state.current.hand.to_dict() if state.current else None)
+
+
+def test_everyone_sees_who_hosts_a_table_and_an_older_table_has_no_host() -> None:
+    config = a_state().config
+    assert config.public()["host"] == {"public_id": "p1", "name": "ann", "bot": None}
+    stored = config.to_dict()
+    del stored["host"]
+    assert TableConfig.from_dict(stored).public()["host"] is None
 
 
 def test_escrow_counts_people_claims_and_the_house_chips_of_bots() -> None:

@@ -28,6 +28,7 @@ async def test_a_friend_follows_the_invite_link_signs_up_and_comes_back_to_the_t
     page = friend.page
     await page.goto(table_page)
     await expect(page.locator("#table-name")).to_have_text("Gina's home game")
+    await expect(page.locator("#table-stakes")).to_contain_text("hosted by Gina")
     await expect(page.locator(".seat").filter(has_text="Gina")).to_be_visible()
     await expect(page.locator("#table-message")).to_contain_text("watching as a guest")
     await page.locator("#table-message").get_by_role("link", name="Sign up to play").click()

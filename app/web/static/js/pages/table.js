@@ -108,7 +108,8 @@ function render() {
   $("table-stakes").textContent = `Blinds ${chips(config.small_blind)}/${chips(config.big_blind)}`
     + `${config.ante ? `, ante ${chips(config.ante)}` : ""}`
     + `${config.straddle ? `, straddle ${chips(config.straddle)}` : ""} · ${config.seats} seats`
-    + `${config.run_it_twice ? " · run it twice" : ""}`;
+    + `${config.run_it_twice ? " · run it twice" : ""}`
+    + `${config.host ? ` · hosted by ${config.host.name}` : ""}`;
   $("felt").dataset.seats = config.seats;
   renderSeats($("seats"), table, me);
   renderCenter(table, me);
