@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -20,6 +21,8 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
+
+from app.errors import ServiceUnavailable
 
 T = TypeVar("T")
 
@@ -48,10 +51,24 @@ async def bound_waits(connection: Any, *, lock_timeout: str = LOCK_TIMEOUT) -> N
         {"lock": lock_timeout, "idle": IDLE_IN_TRANSACTION})
 
 
+class StorageUnavailable(ServiceUnavailable):
+    """The database cannot be reached or cannot serve right now (``service_unavailable``).
+
+    :meth:`Database.sessions` raises it in place of the driver's error, so a request
+    whose work reads or writes through a session is refused as documented by whichever
+    edge catches it (a REST route, a socket request, a table's task), by its type."""
+
+    def __init__(self, message: str = "the server cannot reach its database: try again "
+                 "in a few seconds", **details: Any) -> None:
+        details.setdefault("retry_after", 5)
+        super().__init__(message, **details)
+
+
 def is_unavailable(error: BaseException) -> bool:
     """Whether ``error`` means the database cannot be reached or cannot serve right now
     (as opposed to a request it refused, such as a constraint violation)."""
-    if isinstance(error, (ConnectionError, TimeoutError, socket.gaierror, DisconnectionError)):
+    if isinstance(error, (StorageUnavailable, ConnectionError, TimeoutError, socket.gaierror,
+                          DisconnectionError)):
         return True
     if not isinstance(error, DBAPIError):
         return False
@@ -154,10 +171,24 @@ class Database:
 
     def __init__(self, url: str | URL, **options: Any) -> None:
         self.engine = create_engine(url, **options)
-        self.sessions = create_sessionmaker(self.engine)
+        self._sessions = create_sessionmaker(self.engine)
         parsed = make_url(url)
         on_file = is_sqlite(parsed) and parsed.database not in (None, "", ":memory:")
         self.sqlite_thread = SQLiteThread(parsed) if on_file else None
+
+    @asynccontextmanager
+    async def sessions(self) -> AsyncIterator[AsyncSession]:
+        """A session, closed on the way out; the database's being unreachable, whenever
+        the session meets it, comes out as :class:`StorageUnavailable`."""
+        try:
+            async with self._sessions() as session:
+                yield session
+        except StorageUnavailable:
+            raise
+        except Exception as error:
+            if is_unavailable(error):
+                raise StorageUnavailable() from error
+            raise
 
     async def reachable(self) -> bool:
         """Whether the database answers a trivial query now."""

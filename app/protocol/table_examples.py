@@ -84,7 +84,9 @@ unread messages waiting (1 MiB by default) is disconnected.
 Every `table:event` and `table:turn` carries `table_id` and `seq`: per table, each message
 gets the next number, and a client receives them in `seq` order. A `table:snapshot` is
 the whole table as you may see it, current as of its `seq`: apply only messages with a
-larger `seq` after it.
+larger `seq` after it. A `seq` names one message for good, whichever server process runs
+the table: after a restart, a deploy or a move to another process the numbering goes on
+after the last `seq` any client was sent.
 
 A message with a private part is sent under one `seq` in two forms: the full form to its
 owner (your `hole_cards_dealt` with your cards, your `table:turn` with `legal_actions`),

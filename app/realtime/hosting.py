@@ -206,6 +206,9 @@ class TableHost:
             return None
         await self._check_escrow(table)
         self._run(table, record)
+        if self.draining:
+            # The drain began while the table was being restored: it deals no hand here.
+            table.drain()
         await table.start()
         await self.services.on_summary(table.id, table.summary())
         self.services.metrics.lease_moves.labels("claimed").inc()

@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from app.db.engine import StorageUnavailable, is_unavailable
 from app.errors import HoldemError
 from app.table.errors import InternalError, TableClosed
 
@@ -120,9 +121,11 @@ class Mailbox:
             result = await envelope.handler(*envelope.args)
         except HoldemError as error:
             outcome: tuple[bool, Any] = (False, error)
-        except Exception:
-            log.exception("table %s: %s failed", self.name, envelope.handler.__name__)
-            outcome = (False, InternalError("the table could not do that"))
+            if isinstance(error, StorageUnavailable) and envelope.reply is None:
+                log.warning("table %s: %s: the database is unreachable", self.name,
+                            envelope.handler.__name__)
+        except Exception as error:
+            outcome = (False, _refusal(self.name, envelope.handler, error))
         else:
             outcome = (True, result)
         try:
@@ -138,3 +141,15 @@ class Mailbox:
                 envelope.reply.set_result(value)
             else:
                 envelope.reply.set_exception(value)
+
+
+def _refusal(table: str, handler: Handler, error: Exception) -> HoldemError:
+    """What a request that failed with ``error`` (no error of ours) is told: the database
+    being unreachable by whatever path it was met is ``service_unavailable``, as
+    documented; anything else is a fault of ours, logged."""
+    if is_unavailable(error):
+        log.warning("table %s: %s: the database is unreachable (%s)", table,
+                    handler.__name__, type(error).__name__)
+        return StorageUnavailable()
+    log.error("table %s: %s failed", table, handler.__name__, exc_info=error)
+    return InternalError("the table could not do that")

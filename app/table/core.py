@@ -259,7 +259,10 @@ class TableCore:
         if self.lost:
             return self.mailbox.refusal()
         refusal: HoldemError | None = None
-        if self._dirty and not self.mailbox.closed:
+        # Stored even while the table stops here (a drain, a move): the messages queued
+        # before the stop are sent only once stored, so whoever restores the table next
+        # numbers on from the last seq a client saw, never from one below it.
+        if self._dirty:
             state = self._encoded()
             try:
                 self._check_writable()
@@ -374,6 +377,8 @@ class TableCore:
         Requests that queued while the close was committing (a sit, a bot's seat) would
         move chips at a closed table, where nothing pays them out again: refused unrun."""
         self.out.seal()
+        # The close is stored: nothing of a closed table is written again.
+        self._dirty = False
         await self.out.flush()
         await self.services.on_summary(self.id, None)
         await self.stop(run_queued=False)

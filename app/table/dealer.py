@@ -126,14 +126,17 @@ class Dealer:
         else:
             await self.take_seats()
         plan = self._plan()
-        if plan is None:
+        # Draining may have begun while the seats were being filled: then no hand starts,
+        # and nothing of one has changed yet.
+        if plan is None or self.core.draining:
             return
         state = self.state
         stakes = state.config.stakes
         if tournament is not None:
             absent = frozenset(s for s in plan.dealt_in if _absent(state.players[s]))
             level = await tournament.begin_hand(plan.stacks(state.occupants()), absent)
-            if level is None or self.state.current is not None:
+            # A tournament's tables drain with its director, whose standings go with it.
+            if level is None or self.state.current is not None or self.core.draining:
                 return
             stakes = level
         deck, proof = self._deck(plan)

@@ -23,6 +23,7 @@ from tests.realtime.harness import (
     Client,
     LiveServer,
     PlayingTable,
+    is_event,
     live_server,
     realtime_settings,
     seat_players,
@@ -213,3 +214,47 @@ async def test_every_table_deals_its_next_hand_after_an_outage_whatever_it_was_d
             for client in clients:
                 if client.sio.connected:
                     await client.disconnect()
+
+
+async def test_a_request_whose_read_meets_the_outage_is_refused_as_unavailable(
+    settings: Settings, mailbox: Mailbox, own_postgres: str
+) -> None:
+    # Sitting at a table with bots reads what the person won from the house today (its
+    # daily cap) on the table's task, before any chip moves: that read, not only a
+    # write, is refused with service_unavailable while the database is away.
+    tuned = realtime_settings(settings, database_url=own_postgres, house_daily_win_cap=1_000,
+                              house_initial_bankroll=100_000)
+    outage = Outage(own_postgres)
+    async with live_server(tuned) as server, httpx.AsyncClient(base_url=server.url) as http:
+        accounts = Accounts(http, mailbox, server.app)
+        client = await Client(server.url, await accounts.player(verified=False)).connect()
+        try:
+            created = await client.ok("table:create", {
+                "name": "with bots", "small_blind": 5, "big_blind": 10, "seats": 3,
+                "bots": True, "bot_count": 1})
+            table_id = created["table"]["table_id"]
+            await client.ok("table:join", {"table_id": table_id})
+            snapshot = await client.wait_for("table:snapshot",
+                                             lambda s: s["table_id"] == table_id)
+            if not snapshot["seats"]:
+                await client.wait_for("table:event", is_event("player_sat", table_id))
+            # The bot is seated: the table has nothing to store when the database goes.
+            await server.realtime.host.get(table_id).caught_up()
+            sit = {"table_id": table_id, "seat": 0, "buy_in": 500}
+            await outage.begin()
+            try:
+                ack = await client.call("table:sit", sit)
+                assert not ack["ok"] and ack["error"]["code"] == "service_unavailable", ack
+                assert ack["error"]["retry_after"] > 0
+                assert not server.realtime.host.get(table_id).state.players.get(0)
+            finally:
+                await outage.end()
+            for _ in range(50):  # the pool's connections come back one by one
+                ack = await client.call("table:sit", sit)
+                if ack["ok"] or ack["error"]["code"] != "service_unavailable":
+                    break
+                await asyncio.sleep(0.2)
+            assert ack["ok"], ack
+            await _reconciles(server)
+        finally:
+            await client.disconnect()

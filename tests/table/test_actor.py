@@ -1,4 +1,5 @@
-"""The table's mailbox: one message at a time, and nothing run once the table has closed."""
+"""The table's mailbox: one message at a time, nothing run once the table has closed, and
+a request refused as documented when it fails."""
 
 from __future__ import annotations
 
@@ -6,8 +7,10 @@ import asyncio
 
 import pytest
 
+from app.db.engine import StorageUnavailable
+from app.errors import ServiceUnavailable
 from app.table.actor import Mailbox
-from app.table.errors import TableClosed
+from app.table.errors import InternalError, TableClosed
 
 
 async def _nothing_to_store() -> None:
@@ -64,3 +67,34 @@ async def test_a_stop_runs_the_requests_already_queued_first() -> None:
     stop_goes_on.set()
     await stopped
     assert await sat == "seated"
+
+
+@pytest.mark.parametrize("unreachable", [
+    ConnectionRefusedError(111, "connection refused"), TimeoutError("connect timed out"),
+    StorageUnavailable()])
+async def test_a_request_that_meets_an_unreachable_database_is_refused_as_unavailable(
+    unreachable: Exception,
+) -> None:
+    # However the request met the database (a session, the engine, the driver itself).
+    mailbox = Mailbox("t", after_each=_nothing_to_store)
+    mailbox.start()
+
+    async def read() -> None:
+        raise unreachable
+
+    with pytest.raises(ServiceUnavailable) as refused:
+        await mailbox.ask(read)
+    assert refused.value.code == "service_unavailable" and refused.value.details["retry_after"]
+    await mailbox.stop()
+
+
+async def test_any_other_failure_of_a_request_is_an_internal_error() -> None:
+    mailbox = Mailbox("t", after_each=_nothing_to_store)
+    mailbox.start()
+
+    async def broken() -> None:
+        raise KeyError("a bug")
+
+    with pytest.raises(InternalError):
+        await mailbox.ask(broken)
+    await mailbox.stop()
