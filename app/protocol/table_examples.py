@@ -95,7 +95,7 @@ sent the deck, the burned cards, or another player's hole cards unless they are 
 the showdown.
 
 After a reconnect, send `table:join` with `since_seq` set to the last `seq` you processed.
-When the server still has every message since then (the last 512 per table), it sends
+When the server still has every message since then (the last 128 per table), it sends
 exactly those, in your form, and the ack's `replayed` is their number; otherwise it sends
 a fresh `table:snapshot` and `replayed` is `null`. Seats are kept while you are away, and
 your clock keeps running.

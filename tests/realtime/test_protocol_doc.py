@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app import protocol
+from app.table.broadcast import REPLAY_KEPT
 from tests.realtime.harness import LiveServer
 
 
@@ -15,3 +16,7 @@ async def test_every_handled_event_is_documented(server: LiveServer) -> None:
     handled = set(server.realtime.sio.handlers["/"]) - {"connect", "disconnect", "*"}
     documented = {request.name for request in protocol.REQUESTS}
     assert handled == documented
+
+
+def test_the_replay_window_the_page_states_is_the_one_the_tables_keep() -> None:
+    assert f"(the last {REPLAY_KEPT} per table)" in protocol.render()
