@@ -52,7 +52,7 @@ function renderTools() {
   $("leave").hidden = !taken || taken.leaving;
   $("wait-list").hidden = !me || Boolean(taken) || !full || Boolean(waitingPlace) || Boolean(table.closed);
   $("unwait").hidden = !waitingPlace;
-  $("ledger-link").hidden = !me || Boolean(table.config.tournament);
+  $("ledger-line").hidden = !me || Boolean(table.config.tournament);
   const role = $("table-role");
   role.textContent = taken ? `Seat ${seat + 1}` : waitingPlace ? `Waiting list #${waitingPlace}` : "Watching";
   role.className = `badge ${taken ? "badge-ok" : ""}`;
