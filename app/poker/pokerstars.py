@@ -4,11 +4,11 @@
 :class:`~app.poker.hand_export.ExportView`), with play-money amounts as PokerStars
 writes them: whole chips, no currency sign. What the format has no word for is
 written the way the rest of the industry writes it for trackers: a straddle is
-``posts straddle``; a bomb pot is antes from every seat, then (as in the PHH history)
-a check from each seat with chips behind before the flop (when two or more have), so a reader that walks a
-betting round before the flop finds one. A hand run twice is written as PokerStars
-does: ``*** FIRST FLOP ***`` ... ``*** SECOND RIVER ***``, one showdown per board and
-both boards in the summary. Rake is always 0.
+``posts straddle``; a bomb pot is antes from every seat, then (as in the PHH history) a
+check from each seat with chips behind before the flop when two or more have chips
+behind, so a reader that walks a betting round before the flop finds one. A hand run
+twice is written as PokerStars does: ``*** FIRST FLOP ***`` ... ``*** SECOND RIVER
+***``, one showdown per board and both boards in the summary. Rake is always 0.
 """
 
 from __future__ import annotations
