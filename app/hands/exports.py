@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import __version__
 from app.db.tables import HandPlayer, HandRecord, TableRecord
 from app.db.tournaments import TournamentEntryRecord, TournamentKind, TournamentRecord
 from app.errors import HoldemError
@@ -166,7 +167,7 @@ def _ascii(name: str) -> str:
 
 def _render(views: Sequence[ExportView], fmt: ExportFormat) -> str:
     if fmt is ExportFormat.OHH:
-        return ohh_file(to_ohh(v) for v in views)
+        return ohh_file(to_ohh(v, internal_version=__version__) for v in views)
     return "\n\n".join(to_pokerstars(v) for v in views)
 
 

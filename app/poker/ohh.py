@@ -21,7 +21,6 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from app import __version__
 from app.poker.events import (
     ActionKind,
     AntePosted,
@@ -46,14 +45,15 @@ _ACTION = {ActionKind.FOLD: "Fold", ActionKind.CHECK: "Check", ActionKind.CALL: 
 _STREET = {Phase.FLOP: "Flop", Phase.TURN: "Turn", Phase.RIVER: "River"}
 
 
-def to_ohh(view: ExportView) -> dict[str, Any]:
-    """The hand as an OHH ``{"ohh": {...}}`` object (JSON-safe data)."""
+def to_ohh(view: ExportView, *, internal_version: str = "1.0.0") -> dict[str, Any]:
+    """The hand as an OHH ``{"ohh": {...}}`` object (JSON-safe data); ``internal_version``
+    is the writing server's version (``x.y.z``)."""
     facts, stakes = view.facts, view.hand.stakes
     game_type, bet_type = _GAME[facts.game]
     ante = view.hand.bomb_pot or stakes.ante
     body: dict[str, Any] = {
         "spec_version": SPEC_VERSION, "site_name": SITE_NAME, "network_name": SITE_NAME,
-        "internal_version": __version__,
+        "internal_version": internal_version,
     }
     if facts.tournament is not None:
         body["tournament"] = True

@@ -3,10 +3,12 @@ Hand History for one hand and for a date range, each reader seeing only their ow
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import zipfile
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -14,6 +16,7 @@ import httpx
 from tests.conftest import Accounts
 from tests.poker.export_checks import parse_stars
 from tests.realtime.harness import LiveServer, PlayingTable, seat_players
+from tests.test_cli_server import holdem, one_error_line
 
 
 async def _fold_one_hand(server: LiveServer, players: Accounts, connect: Any) -> PlayingTable:
@@ -113,3 +116,29 @@ async def test_a_bad_range_or_format_is_refused_with_a_stable_code(
         assert response.status_code == 422, params
         assert response.json()["error"]["code"] == code, params
     assert (await http.get("/hands/export", params=_range())).status_code == 401
+
+
+async def test_holdem_hands_export_writes_a_players_hands_from_the_database(
+    server: LiveServer, players: Accounts, connect: Any, database_url: str, tmp_path: Path
+) -> None:
+    table = await _fold_one_hand(server, players, connect)
+    loser = table.players[1]
+    window = _range()
+    args = ("hands", "export", "--user", loser.email, "--since", window["since"],
+            "--until", window["until"])
+    text = await asyncio.to_thread(holdem, tmp_path, *args, DATABASE_URL=database_url)
+    assert text.returncode == 0, text.stderr
+    (parsed,) = parse_stars(text.stdout)
+    assert f"Dealt to {loser.display_name} [Ks Kh]" in text.stdout and "As" not in text.stdout
+    zipped = await asyncio.to_thread(holdem, tmp_path, *args, "--format", "ohh", "--zip",
+                                     "--output", "hands.zip", DATABASE_URL=database_url)
+    assert zipped.returncode == 0, zipped.stderr
+    with zipfile.ZipFile(tmp_path / "hands.zip") as archive:
+        (name,) = archive.namelist()
+        assert name.endswith(".ohh")
+        assert json.loads(archive.read(name))["ohh"]["game_number"] == str(parsed.hand)
+    for bad, says in ((("--user", "nobody@example.com"), "no account"),
+                      (("--zip",), "a zip needs --output")):
+        refused = await asyncio.to_thread(holdem, tmp_path, *args, *bad,
+                                          DATABASE_URL=database_url)
+        assert says in one_error_line(refused, "hands export")
