@@ -8,6 +8,7 @@ not dealt in reads the server's record, every hole card, as the PHH route gives 
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 import tomllib
@@ -134,17 +135,20 @@ async def export_hands(
         select(HandRecord, HandPlayer).join(HandPlayer, HandPlayer.hand_id == HandRecord.id)
         .where(*where).order_by(HandPlayer.ended_at, HandRecord.id))).all()
     settings: dict[str, _Setting] = {}
-    by_table: dict[str, list[ExportView]] = {}
-    for hand, player in rows:
+    for hand, _ in rows:
         if hand.table_id not in settings:
             settings[hand.table_id] = await _setting(session, hand.table_id, user_id)
-        by_table.setdefault(hand.table_id, []).append(_view(hand, player, settings[hand.table_id]))
     stem = f"hands-{since:%Y%m%d}-{until:%Y%m%d}"
-    return _package(by_table, settings, fmt, archive, stem)
+    # Replaying and writing thousands of hands is CPU work: off the event loop.
+    return await asyncio.to_thread(_package, [(h, p) for h, p in rows], settings, fmt,
+                                   archive, stem)
 
 
-def _package(by_table: dict[str, list[ExportView]], settings: dict[str, _Setting],
+def _package(rows: list[tuple[HandRecord, HandPlayer]], settings: dict[str, _Setting],
              fmt: ExportFormat, archive: Archive, stem: str) -> ExportFile:
+    by_table: dict[str, list[ExportView]] = {}
+    for hand, player in rows:
+        by_table.setdefault(hand.table_id, []).append(_view(hand, player, settings[hand.table_id]))
     suffix = "txt" if fmt is ExportFormat.POKERSTARS else "ohh"
     if archive is Archive.TEXT:
         views = sorted((v for vs in by_table.values() for v in vs),
