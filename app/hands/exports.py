@@ -36,6 +36,7 @@ from app.poker.hand_export import (
 from app.poker.ohh import ohh_file, to_ohh
 from app.poker.phh import replay
 from app.poker.pokerstars import to_pokerstars
+from app.poker.state import Stakes
 
 #: The most hands one export holds, and the longest date range it covers.
 MAX_EXPORT_HANDS = 5000
@@ -207,9 +208,17 @@ def _view(hand: HandRecord, player: HandPlayer | None, setting: _Setting) -> Exp
         number=hand_number(hand.id), table_name=table.name if table else hand.table_id,
         table_size=int(table.config.get("seats", len(seats))) if table else len(seats),
         started_at=hand.started_at, names=tuple(names), seats=tuple(seats), game=game,
-        tournament=_tournament(setting, hand),
+        tournament=_tournament(setting, hand), stakes=_stakes(hand.summary),
     )
     return ExportView(full, facts, viewer)
+
+
+def _stakes(summary: dict[str, Any]) -> Stakes | None:
+    """The table's stakes the summary recorded (a bomb pot's PHH names no small blind)."""
+    try:
+        return Stakes.from_dict(summary["stakes"])
+    except (KeyError, TypeError, HoldemError):
+        return None
 
 
 def _tournament(setting: _Setting, hand: HandRecord) -> TournamentFacts | None:

@@ -28,6 +28,7 @@ from app.poker.cards import Card
 from app.poker.engine import Hand
 from app.poker.evaluator import Category, evaluate
 from app.poker.events import BoardDealt, Event, HandShown, PotAwarded, RunItTwiceOffered
+from app.poker.state import Stakes
 
 #: The games the writers know; a hand of any other game is refused with
 #: :class:`UnsupportedGame` (each writer keeps its own name for a game).
@@ -61,7 +62,8 @@ class TournamentFacts:
 @dataclass(frozen=True, slots=True)
 class HandFacts:
     """Where and when a hand was dealt: its number as written, the table, the start time
-    (UTC), each position's player name and table seat (counted from 1), the game."""
+    (UTC), each position's player name and table seat (counted from 1), the game, and the
+    table's stakes when the hand's own say less (a bomb pot posts no blinds)."""
 
     number: int
     table_name: str
@@ -71,6 +73,7 @@ class HandFacts:
     seats: tuple[int, ...]
     game: str = "nlhe"
     tournament: TournamentFacts | None = None
+    stakes: Stakes | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +117,11 @@ class ExportView:
     def button_seat(self) -> int:
         """The table seat (from 1) of the button."""
         return self.facts.seats[-1]
+
+    @property
+    def stakes(self) -> Stakes:
+        """The table's stakes: the blinds the header names."""
+        return self.facts.stakes or self.hand.stakes
 
     @property
     def run_twice(self) -> bool:

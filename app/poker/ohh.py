@@ -48,7 +48,7 @@ _STREET = {Phase.FLOP: "Flop", Phase.TURN: "Turn", Phase.RIVER: "River"}
 def to_ohh(view: ExportView, *, internal_version: str = "1.0.0") -> dict[str, Any]:
     """The hand as an OHH ``{"ohh": {...}}`` object (JSON-safe data); ``internal_version``
     is the writing server's version (``x.y.z``)."""
-    facts, stakes = view.facts, view.hand.stakes
+    facts, stakes = view.facts, view.stakes
     game_type, bet_type = _GAME[facts.game]
     ante = view.hand.bomb_pot or stakes.ante
     body: dict[str, Any] = {

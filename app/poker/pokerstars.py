@@ -75,7 +75,7 @@ def _roman(number: int) -> str:
 
 
 def _header(view: ExportView) -> list[str]:
-    facts, stakes = view.facts, view.hand.stakes
+    facts, stakes = view.facts, view.stakes
     blinds = f"({stakes.small_blind}/{stakes.big_blind})"
     moment = facts.started_at
     when = (f"{moment:%Y/%m/%d %H:%M:%S} UTC [{eastern(moment):%Y/%m/%d %H:%M:%S} ET]")

@@ -171,7 +171,8 @@ def test_a_bomb_pot_is_written_as_antes_and_no_blinds() -> None:
         actor = hand.actor
         assert actor is not None
         (hand.check if hand.can_check(actor) else hand.show)(actor)
-    text, view = exported(hand, 0)
+    text, view = exported(hand, 0, stakes=Stakes(5, 10))
+    assert "Hold'em No Limit (5/10)" in text.splitlines()[0]  # the table's, not the hand's
     assert "posts small blind" not in text and "posts big blind" not in text
     assert "bob o'neil: posts the ante 15 and is all-in" in text
     assert text.count("posts the ante") == 3
