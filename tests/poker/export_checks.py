@@ -348,3 +348,20 @@ def settles_like_pokerkit(text: str, hand: Hand) -> bool:
     assert any(s.status is SeatStatus.ALL_IN for s in hand.seats), text
     assert sum(stacks) == sum(s.stack for s in hand.seats), text
     return False
+
+
+_CARD = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][cdhs](?![A-Za-z0-9])")
+
+
+def assert_no_hidden_card(text: str, view: ExportView) -> None:
+    """Every card the export names is one its reader saw: their own hole cards, the hands
+    shown and the boards. (Player names in these tests hold no card-like word.)"""
+    hand = view.hand
+    seen = {str(c) for board in hand.boards() for c in board}
+    for position in range(len(hand.seats)):
+        seen |= {str(c) for c in view.cards_of(position) or ()}
+    named = set(_CARD.findall(text))
+    assert named <= seen, f"{sorted(named - seen)} leaked to {view.viewer}"
+    hidden = {str(c) for p, s in enumerate(hand.seats) for c in s.cards
+              if view.viewer is not None and p != view.viewer and p not in view.shown()}
+    assert not named & hidden

@@ -19,7 +19,14 @@ from app.poker.hand_export import ExportView, TournamentFacts
 from app.poker.ohh import ohh_file, to_ohh
 from app.poker.phh import phh_for_viewer, to_phh
 from app.poker.state import Stakes
-from tests.poker.export_checks import KINDS, Kind, facts_for, random_hands, stored
+from tests.poker.export_checks import (
+    KINDS,
+    Kind,
+    assert_no_hidden_card,
+    facts_for,
+    random_hands,
+    stored,
+)
 from tests.poker.ohh_schema import SCHEMA
 from tests.poker.stacked_decks import stacked_deck
 from tests.poker.test_engine_run_it_twice import twice_deck
@@ -216,4 +223,5 @@ def test_random_hands_of_every_kind_match_our_phh_for_every_reader(
 ) -> None:
     hand = data.draw(random_hands(kind))
     for ohh, view in every_view(hand):
+        assert_no_hidden_card(json.dumps(ohh), view)
         check_ohh(ohh, view)

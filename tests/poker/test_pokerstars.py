@@ -17,6 +17,7 @@ from app.poker.state import Stakes
 from tests.poker.export_checks import (
     KINDS,
     Kind,
+    assert_no_hidden_card,
     check_money,
     check_stars,
     facts_for,
@@ -282,6 +283,7 @@ def test_random_hands_of_every_kind_read_back_as_our_phh_for_every_reader(
 ) -> None:
     hand = data.draw(random_hands(kind))
     for text, view in every_view(hand):
+        assert_no_hidden_card(text, view)
         if not pokerkit_follows(hand):
             check_money(text, view.hand, view)
             continue
