@@ -145,7 +145,9 @@ class _Play:
 
     def _walk(self) -> Iterator[str]:
         view = self.view
-        level = 0
+        # The bet to raise over before the flop is the table's big blind even when the big
+        # blind's seat posted less (or nothing: all in on the ante); a bomb pot has none.
+        level = 0 if view.hand.bomb_pot else view.hand.stakes.big_blind
         street = "before Flop"
         quiet: int | None = None
         shared = {id(e): name for name, e in street_boards(view)}

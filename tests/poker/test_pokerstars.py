@@ -290,3 +290,14 @@ def test_random_hands_of_every_kind_read_back_as_our_phh_for_every_reader(
         check_stars(text, view)
         if view.viewer is None:
             settles_like_pokerkit(text, view.hand)
+
+
+def test_a_raise_over_a_short_big_blind_is_a_raise_over_the_tables_big_blind() -> None:
+    hand, _ = Hand.start({0: 500, 1: 3, 2: 500}, button=2, stakes=Stakes(5, 10),
+                         deck=stacked_deck(["AhAd", "KsKc", "QsQd"]))
+    hand.raise_to(2, 30)
+    hand.fold(0)
+    text, view = exported(hand, 2)
+    assert "bob o'neil: posts big blind 3 and is all-in" in text
+    assert "cy: raises 20 to 30" in text.splitlines()
+    check_money(text, view.hand, view)
