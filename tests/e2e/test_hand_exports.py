@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 
 from tests.conftest import Accounts
-from tests.poker.export_checks import parse_stars
+from tests.poker.export_checks import check_stars_against_phh, parse_stars
 from tests.realtime.harness import LiveServer, PlayingTable, seat_players
 from tests.test_cli_server import holdem, one_error_line
 
@@ -69,6 +69,25 @@ async def test_each_player_reads_the_hand_with_only_the_cards_they_saw(
     admin = await players.admin()
     full = (await http.get(f"/hands/{hand['id']}.txt", headers=admin.headers)).text
     assert "[As Ah]" in full and "[Ks Kh]" in full
+
+
+async def test_a_hand_played_to_the_showdown_reads_back_as_its_phh_for_each_player(
+    server: LiveServer, players: Accounts, connect: Any, http: httpx.AsyncClient
+) -> None:
+    server.decks.stack_seats({0: "AsAh", 1: "KsKh", 2: "QsQh"}, "2c3d4h9s8c")
+    table = await seat_players(players, connect, [1000, 1000, 1000])
+    for action in ("call", "fold", "raise"):  # the button calls, the small blind folds
+        await table.act(action, 40 if action == "raise" else None)
+    await table.act("call")
+    for _ in range(6):
+        await table.act("check")
+    await table.hand_ended()
+    for player in table.players.values():
+        (hand,) = (await http.get("/hands", headers=player.headers)).json()["items"]
+        text = (await http.get(f"/hands/{hand['id']}.txt", headers=player.headers)).text
+        phh = (await http.get(f"/hands/{hand['id']}.phh", headers=player.headers)).text
+        check_stars_against_phh(text, phh)
+        assert "*** SHOW DOWN ***" in text
 
 
 async def test_a_date_range_exports_as_one_file_or_a_zip_and_only_the_readers_hands(

@@ -365,3 +365,19 @@ def assert_no_hidden_card(text: str, view: ExportView) -> None:
     hidden = {str(c) for p, s in enumerate(hand.seats) for c in s.cards
               if view.viewer is not None and p != view.viewer and p not in view.shown()}
     assert not named & hidden
+
+
+def check_stars_against_phh(text: str, phh: str) -> None:
+    """pokerkit's reading of ``text`` and the PHH history of the same hand, as the same
+    reader gets both from the server, agree: stacks, antes, blinds, betting, the hole
+    cards shown to the reader, the board and the hands shown."""
+    ours = tomllib.loads(phh)
+    (parsed,) = parse_stars(text)
+    assert parsed.players == ours["players"] and parsed.seats == ours["seats"]
+    assert parsed.starting_stacks == ours["starting_stacks"]
+    assert parsed.antes == ours["antes"]
+    assert parsed.blinds_or_straddles == ours["blinds_or_straddles"]
+    assert_same_betting(_betting(parsed.actions), _betting(ours["actions"]), text)
+    assert _dealt(parsed.actions) == _dealt(ours["actions"])
+    assert _boards(parsed.actions) == _boards(ours["actions"])
+    assert _shows(parsed.actions) == _shows(ours["actions"])
