@@ -26,13 +26,7 @@ from app import __version__
 from app.db.tables import HandPlayer, HandRecord, TableRecord
 from app.db.tournaments import TournamentEntryRecord, TournamentKind, TournamentRecord
 from app.errors import HoldemError
-from app.poker.hand_export import (
-    ExportView,
-    HandFacts,
-    TournamentFacts,
-    UnsupportedGame,
-    hand_number,
-)
+from app.poker.hand_export import ExportView, HandFacts, TournamentFacts, hand_number
 from app.poker.ohh import ohh_file, to_ohh
 from app.poker.phh import replay
 from app.poker.pokerstars import to_pokerstars
@@ -41,8 +35,6 @@ from app.poker.state import Stakes
 #: The most hands one export holds, and the longest date range it covers.
 MAX_EXPORT_HANDS = 5000
 MAX_EXPORT_DAYS = 366
-#: The game each PHH variant is (the exporters name games, not variants).
-_GAMES = {"NT": "nlhe"}
 
 
 class ExportFormat(StrEnum):
@@ -195,10 +187,6 @@ async def _setting(session: AsyncSession, table_id: str, user_id: int | None) ->
 
 def _view(hand: HandRecord, player: HandPlayer | None, setting: _Setting) -> ExportView:
     data = tomllib.loads(hand.phh)
-    game = _GAMES.get(str(data.get("variant")))
-    if game is None:
-        raise UnsupportedGame(f"hands of variant {data.get('variant')!r} cannot be exported "
-                              f"yet", hand_id=hand.id)
     full = replay(hand.phh).hand
     seats = [int(s) for s in data.get("seats") or range(1, len(full.seats) + 1)]
     names = [str(n) for n in data.get("players") or [f"Seat {s}" for s in seats]]
@@ -207,7 +195,7 @@ def _view(hand: HandRecord, player: HandPlayer | None, setting: _Setting) -> Exp
     facts = HandFacts(
         number=hand_number(hand.id), table_name=table.name if table else hand.table_id,
         table_size=int(table.config.get("seats", len(seats))) if table else len(seats),
-        started_at=hand.started_at, names=tuple(names), seats=tuple(seats), game=game,
+        started_at=hand.started_at, names=tuple(names), seats=tuple(seats),
         tournament=_tournament(setting, hand), stakes=_stakes(hand.summary),
     )
     return ExportView(full, facts, viewer)

@@ -62,8 +62,8 @@ class TournamentFacts:
 @dataclass(frozen=True, slots=True)
 class HandFacts:
     """Where and when a hand was dealt: its number as written, the table, the start time
-    (UTC), each position's player name and table seat (counted from 1), the game, and the
-    table's stakes when the hand's own say less (a bomb pot posts no blinds)."""
+    (UTC), each position's player name and table seat (counted from 1), and the table's
+    stakes when the hand's own say less (a bomb pot posts no blinds)."""
 
     number: int
     table_name: str
@@ -71,7 +71,6 @@ class HandFacts:
     started_at: datetime
     names: tuple[str, ...]
     seats: tuple[int, ...]
-    game: str = "nlhe"
     tournament: TournamentFacts | None = None
     stakes: Stakes | None = None
 
@@ -85,9 +84,9 @@ class ExportView:
     viewer: int | None
 
     def __post_init__(self) -> None:
-        if self.facts.game not in GAMES:
+        if self.hand.game.value not in GAMES:
             raise UnsupportedGame(f"expected a game among {', '.join(GAMES)}, got "
-                                  f"{self.facts.game!r}", game=self.facts.game)
+                                  f"{self.hand.game.value!r}", game=self.hand.game.value)
         if not self.hand.is_complete:
             raise ValueError("expected a finished hand")
         n = len(self.hand.seats)

@@ -49,7 +49,7 @@ def to_ohh(view: ExportView, *, internal_version: str = "1.0.0") -> dict[str, An
     """The hand as an OHH ``{"ohh": {...}}`` object (JSON-safe data); ``internal_version``
     is the writing server's version (``x.y.z``)."""
     facts, stakes = view.facts, view.stakes
-    game_type, bet_type = _GAME[facts.game]
+    game_type, bet_type = _GAME[view.hand.game.value]
     ante = view.hand.bomb_pot or stakes.ante
     body: dict[str, Any] = {
         "spec_version": SPEC_VERSION, "site_name": SITE_NAME, "network_name": SITE_NAME,

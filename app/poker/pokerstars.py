@@ -79,7 +79,7 @@ def _header(view: ExportView) -> list[str]:
     blinds = f"({stakes.small_blind}/{stakes.big_blind})"
     moment = facts.started_at
     when = (f"{moment:%Y/%m/%d %H:%M:%S} UTC [{eastern(moment):%Y/%m/%d %H:%M:%S} ET]")
-    game = _GAME[facts.game]
+    game = _GAME[view.hand.game.value]
     tour = facts.tournament
     if tour is None:
         first = f"PokerStars Hand #{facts.number}:  {game} {blinds} - {when}"

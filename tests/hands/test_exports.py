@@ -4,6 +4,7 @@ the reader's place and prize; a hand of a game the formats cannot write yet is r
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from random import Random
 
 import pytest
 
@@ -18,10 +19,11 @@ from app.db.tournaments import (
     TournamentStatus,
 )
 from app.hands.exports import ExportFormat, hand_text
+from app.poker.cards import Deck
 from app.poker.engine import Hand
 from app.poker.hand_export import UnsupportedGame, hand_number
 from app.poker.phh import to_phh
-from app.poker.state import Stakes
+from app.poker.state import Game, Stakes
 from app.tournaments.structure import preset
 from tests.poker.stacked_decks import stacked_deck
 
@@ -37,8 +39,7 @@ def _busting_hand(stakes: Stakes) -> Hand:
     return hand
 
 
-async def _stored(database: Database, hand: Hand, *, phh: str | None = None) -> tuple[
-        HandRecord, HandPlayer]:
+async def _stored(database: Database, hand: Hand) -> tuple[HandRecord, HandPlayer]:
     structure = preset("turbo")
     async with database.sessions() as session:
         users = [User(email=f"p{i}@example.com", display_name=f"player {i}", password_hash="x")
@@ -58,7 +59,7 @@ async def _stored(database: Database, hand: Hand, *, phh: str | None = None) -> 
                 buy_in=100, fee=10, status=EntryStatus.FINISHED, place=place,
                 prize=60 if place == 2 else 160, created_at=STARTED - timedelta(hours=1)))
         record = HandRecord(id="b" * 32, table_id="a" * 32, number=12, pot=600,
-                            phh=phh or to_phh(hand, players=["player 1", "player 0"]),
+                            phh=to_phh(hand, players=["player 1", "player 0"]),
                             summary={"stakes": hand.stakes.to_dict()}, started_at=STARTED,
                             ended_at=STARTED + timedelta(minutes=1))
         session.add(record)
@@ -89,11 +90,12 @@ async def test_a_tournament_hand_names_its_tournament_level_and_the_readers_plac
 
 
 async def test_a_hand_of_another_game_is_refused_with_its_code(database: Database) -> None:
-    hand = _busting_hand(Stakes(5, 10))
-    phh = to_phh(hand, players=["player 1", "player 0"]).replace('variant = "NT"',
-                                                                 'variant = "PO"')
-    record, player = await _stored(database, hand, phh=phh)
+    hand, _ = Hand.start({0: 900, 1: 300}, button=0, stakes=Stakes(5, 10), game=Game.PLO,
+                         deck=Deck(rng=Random(3)))
+    hand.fold(0)
+    record, player = await _stored(database, hand)
     async with database.sessions() as session:
         with pytest.raises(UnsupportedGame) as refused:
             await hand_text(session, record, player, ExportFormat.POKERSTARS)
     assert refused.value.code == "export_unsupported_game"
+    assert refused.value.details == {"game": "plo"}

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from app.poker.engine import Hand
 from app.poker.hand_export import ExportView, TournamentFacts, UnsupportedGame, describe
 from app.poker.pokerstars import to_pokerstars
-from app.poker.state import Stakes
+from app.poker.state import Game, Stakes
 from tests.poker.export_checks import (
     KINDS,
     Kind,
@@ -251,9 +251,11 @@ def test_a_file_of_many_hands_splits_into_each_hand() -> None:
 
 
 def test_a_game_the_format_cannot_write_is_refused_with_its_code() -> None:
-    hand = side_pot_hand()
+    hand, _ = Hand.start({0: 500, 1: 500}, button=0, stakes=Stakes(5, 10), game=Game.PLO,
+                         deck=stacked_deck(["AhAdKsKc", "QsQdJsJd"]))
+    hand.fold(0)
     with pytest.raises(UnsupportedGame) as caught:
-        ExportView(stored(hand), dataclasses.replace(facts_for(hand), game="plo"), 0)
+        ExportView(stored(hand), facts_for(hand), 0)
     assert caught.value.code == "export_unsupported_game"
 
 
