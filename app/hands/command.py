@@ -58,6 +58,9 @@ def cmd_hands_export(args: argparse.Namespace) -> int:
         if args.zip and args.output is None:
             raise HoldemError("a zip needs --output FILE")
         out = asyncio.run(_export(args))
+        if out.left_out:
+            print(f"left out {out.left_out} hands of games the format cannot write yet",
+                  file=sys.stderr)
         if args.output is None:
             sys.stdout.write(out.content.decode())
         else:

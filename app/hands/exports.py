@@ -26,7 +26,13 @@ from app import __version__
 from app.db.tables import HandPlayer, HandRecord, TableRecord
 from app.db.tournaments import TournamentEntryRecord, TournamentKind, TournamentRecord
 from app.errors import HoldemError
-from app.poker.hand_export import ExportView, HandFacts, TournamentFacts, hand_number
+from app.poker.hand_export import (
+    ExportView,
+    HandFacts,
+    TournamentFacts,
+    UnsupportedGame,
+    hand_number,
+)
 from app.poker.ohh import ohh_file, to_ohh
 from app.poker.phh import replay
 from app.poker.pokerstars import to_pokerstars
@@ -67,11 +73,13 @@ class ExportTooLarge(HoldemError):
 
 @dataclass(frozen=True, slots=True)
 class ExportFile:
-    """An export ready to send: its bytes, media type and file name."""
+    """An export ready to send: its bytes, media type and file name, and how many hands of
+    the range it leaves out (games the formats cannot write yet)."""
 
     content: bytes
     media_type: str
     filename: str
+    left_out: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +122,8 @@ async def export_hands(
     fmt: ExportFormat, archive: Archive,
 ) -> ExportFile:
     """Every hand ``user_id`` was dealt into that ended in ``[since, until)``, oldest first,
-    as they saw them; :class:`ExportTooLarge` past :data:`MAX_EXPORT_HANDS`."""
+    as they saw them (hands of a game the formats cannot write yet are left out and
+    counted); :class:`ExportTooLarge` past :data:`MAX_EXPORT_HANDS`."""
     since, until = check_range(since, until)
     where = (HandPlayer.user_id == user_id, HandPlayer.ended_at >= since,
              HandPlayer.ended_at < until)
@@ -140,21 +149,27 @@ async def export_hands(
 def _package(rows: list[tuple[HandRecord, HandPlayer]], settings: dict[str, _Setting],
              fmt: ExportFormat, archive: Archive, stem: str) -> ExportFile:
     by_table: dict[str, list[ExportView]] = {}
+    left_out = 0
     for hand, player in rows:
-        by_table.setdefault(hand.table_id, []).append(_view(hand, player, settings[hand.table_id]))
+        try:
+            view = _view(hand, player, settings[hand.table_id])
+        except UnsupportedGame:
+            left_out += 1  # one Omaha hand does not stop the Hold'em hands around it
+            continue
+        by_table.setdefault(hand.table_id, []).append(view)
     suffix = "txt" if fmt is ExportFormat.POKERSTARS else "ohh"
     if archive is Archive.TEXT:
         views = sorted((v for vs in by_table.values() for v in vs),
                        key=lambda v: v.facts.started_at)
         return ExportFile(_render(views, fmt).encode(), "text/plain; charset=utf-8",
-                          f"{stem}.{suffix}")
+                          f"{stem}.{suffix}", left_out)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
         for table_id, views in sorted(by_table.items()):
             table = settings[table_id].table
             name = _ascii(table.name if table else "table")
             zf.writestr(f"{name}-{table_id[:8]}.{suffix}", _render(views, fmt))
-    return ExportFile(buffer.getvalue(), "application/zip", f"{stem}.zip")
+    return ExportFile(buffer.getvalue(), "application/zip", f"{stem}.zip", left_out)
 
 
 def _ascii(name: str) -> str:

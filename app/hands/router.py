@@ -62,7 +62,9 @@ async def read_hand_history(hand_id: HandId, user: CurrentUser, session: DbSessi
 
 @router.get("/hands/export", response_class=Response,
             responses={200: {"content": {"text/plain": {}, "application/zip": {}},
-                             "description": "The hands as one file or a zip"}})
+                             "description": "The hands as one file or a zip; the header "
+                                            "X-Hands-Left-Out counts hands of games the "
+                                            "formats cannot write yet"}})
 async def export_my_hands(
     user: CurrentUser,
     session: DbSession,
@@ -77,7 +79,8 @@ async def export_my_hands(
     out = await exports.export_hands(session, user.id, since=since, until=until, fmt=format,
                                      archive=archive)
     return Response(out.content, media_type=out.media_type,
-                    headers={"Content-Disposition": f'attachment; filename="{out.filename}"'})
+                    headers={"Content-Disposition": f'attachment; filename="{out.filename}"',
+                             "X-Hands-Left-Out": str(out.left_out)})
 
 
 @router.get("/hands/{hand_id}.txt", response_class=PlainTextResponse)

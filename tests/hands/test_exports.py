@@ -18,7 +18,7 @@ from app.db.tournaments import (
     TournamentRecord,
     TournamentStatus,
 )
-from app.hands.exports import ExportFormat, hand_text
+from app.hands.exports import Archive, ExportFormat, export_hands, hand_text
 from app.poker.cards import Deck
 from app.poker.engine import Hand
 from app.poker.hand_export import UnsupportedGame, hand_number
@@ -99,3 +99,17 @@ async def test_a_hand_of_another_game_is_refused_with_its_code(database: Databas
             await hand_text(session, record, player, ExportFormat.POKERSTARS)
     assert refused.value.code == "export_unsupported_game"
     assert refused.value.details == {"game": "plo"}
+
+
+async def test_a_date_range_leaves_out_and_counts_the_hands_it_cannot_write(
+    database: Database
+) -> None:
+    hand, _ = Hand.start({0: 900, 1: 300}, button=0, stakes=Stakes(5, 10), game=Game.PLO,
+                         deck=Deck(rng=Random(3)))
+    hand.fold(0)
+    _, player = await _stored(database, hand)
+    async with database.sessions() as session:
+        out = await export_hands(session, player.user_id, since=STARTED - timedelta(days=1),
+                                 until=STARTED + timedelta(days=1), fmt=ExportFormat.OHH,
+                                 archive=Archive.TEXT)
+    assert (out.content, out.left_out, out.filename) == (b"", 1, "hands-20261031-20261102.ohh")
