@@ -26,11 +26,11 @@ from app import __version__
 from app.db.tables import HandPlayer, HandRecord, TableRecord
 from app.db.tournaments import TournamentEntryRecord, TournamentKind, TournamentRecord
 from app.errors import HoldemError
+from app.poker import ohh, pokerstars
 from app.poker.hand_export import (
     ExportView,
     HandFacts,
     TournamentFacts,
-    UnsupportedGame,
     hand_number,
 )
 from app.poker.ohh import ohh_file, to_ohh
@@ -48,6 +48,9 @@ class ExportFormat(StrEnum):
 
     POKERSTARS = "pokerstars"
     OHH = "ohh"
+
+
+_GAMES = {ExportFormat.POKERSTARS: pokerstars.GAMES, ExportFormat.OHH: ohh.GAMES}
 
 
 class Archive(StrEnum):
@@ -150,11 +153,11 @@ def _package(rows: list[tuple[HandRecord, HandPlayer]], settings: dict[str, _Set
              fmt: ExportFormat, archive: Archive, stem: str) -> ExportFile:
     by_table: dict[str, list[ExportView]] = {}
     left_out = 0
+    games = _GAMES[fmt]
     for hand, player in rows:
-        try:
-            view = _view(hand, player, settings[hand.table_id])
-        except UnsupportedGame:
-            left_out += 1  # one Omaha hand does not stop the Hold'em hands around it
+        view = _view(hand, player, settings[hand.table_id])
+        if view.hand.game.value not in games:
+            left_out += 1  # an Omaha hand does not stop the Hold'em hands around it
             continue
         by_table.setdefault(hand.table_id, []).append(view)
     suffix = "txt" if fmt is ExportFormat.POKERSTARS else "ohh"

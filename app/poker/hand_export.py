@@ -19,7 +19,7 @@ the button is last. Both writers name players and seats through :class:`HandFact
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -29,10 +29,6 @@ from app.poker.engine import Hand
 from app.poker.evaluator import Category, evaluate
 from app.poker.events import BoardDealt, Event, HandShown, PotAwarded, RunItTwiceOffered
 from app.poker.state import Stakes
-
-#: The games the writers know; a hand of any other game is refused with
-#: :class:`UnsupportedGame` (each writer keeps its own name for a game).
-GAMES = ("nlhe",)
 
 
 class UnsupportedGame(HoldemError):
@@ -84,9 +80,6 @@ class ExportView:
     viewer: int | None
 
     def __post_init__(self) -> None:
-        if self.hand.game.value not in GAMES:
-            raise UnsupportedGame(f"expected a game among {', '.join(GAMES)}, got "
-                                  f"{self.hand.game.value!r}", game=self.hand.game.value)
         if not self.hand.is_complete:
             raise ValueError("expected a finished hand")
         n = len(self.hand.seats)
@@ -111,6 +104,13 @@ class ExportView:
         if self.viewer is None or position == self.viewer or position in self.shown():
             return tuple(self.hand.seats[position].cards)
         return None
+
+    def require(self, games: Collection[str], writer: str) -> None:
+        """Raise :class:`UnsupportedGame` unless the hand's game is one of ``games``."""
+        game = self.hand.game.value
+        if game not in games:
+            raise UnsupportedGame(f"{writer} writes {', '.join(sorted(games))} hands, not "
+                                  f"{game!r} yet", game=game)
 
     @property
     def button_seat(self) -> int:

@@ -12,7 +12,9 @@ cards only when the reader saw them (``hero_player_id`` is null in the admins' f
 which carries every seat's cards). A bomb pot is a ``Post Ante`` from every seat and no
 betting before the flop; a hand run twice has two ``Flop``/``Turn``/``River`` rounds
 (the second board's) and two ``Showdown`` rounds. A pot's ``amount`` excludes any bet
-returned uncalled; rake is 0.
+returned uncalled; rake is 0. Every game the engine deals is written: Hold'em with
+``bet_type`` ``NL``, ``PL`` or ``FL``, Pot-Limit Omaha (four or five hole cards) as
+``Omaha`` ``PL``.
 """
 
 from __future__ import annotations
@@ -38,7 +40,10 @@ from app.poker.state import Phase
 
 SPEC_VERSION = "1.4.6"
 SITE_NAME = "holdem-server"
-_GAME = {"nlhe": ("Holdem", "NL")}
+_GAME = {"nlhe": ("Holdem", "NL"), "flhe": ("Holdem", "FL"), "plhe": ("Holdem", "PL"),
+         "plo": ("Omaha", "PL"), "plo5": ("Omaha", "PL")}
+#: The games this format writes: every game the engine deals.
+GAMES = frozenset(_GAME)
 _BLIND = {BlindKind.SMALL: "Post SB", BlindKind.BIG: "Post BB", BlindKind.STRADDLE: "Straddle"}
 _ACTION = {ActionKind.FOLD: "Fold", ActionKind.CHECK: "Check", ActionKind.CALL: "Call",
            ActionKind.BET: "Bet", ActionKind.RAISE: "Raise"}
@@ -48,6 +53,7 @@ _STREET = {Phase.FLOP: "Flop", Phase.TURN: "Turn", Phase.RIVER: "River"}
 def to_ohh(view: ExportView, *, internal_version: str = "1.0.0") -> dict[str, Any]:
     """The hand as an OHH ``{"ohh": {...}}`` object (JSON-safe data); ``internal_version``
     is the writing server's version (``x.y.z``)."""
+    view.require(GAMES, "Open Hand History")
     facts, stakes = view.facts, view.stakes
     game_type, bet_type = _GAME[view.hand.game.value]
     ante = view.hand.bomb_pot or stakes.ante

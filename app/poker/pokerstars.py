@@ -42,13 +42,18 @@ from app.poker.hand_export import (
 from app.poker.state import Phase
 
 _GAME = {"nlhe": "Hold'em No Limit"}
+#: The games this format writes (a limit or Omaha game is a name here, and its
+#: bet sizes and hand words in the writer).
+GAMES = frozenset(_GAME)
 _STREET = {Phase.FLOP: "Flop", Phase.TURN: "Turn", Phase.RIVER: "River"}
 _BLIND = {BlindKind.SMALL: "small blind", BlindKind.BIG: "big blind",
           BlindKind.STRADDLE: "straddle"}
 
 
 def to_pokerstars(view: ExportView) -> str:
-    """The hand as PokerStars hand-history text (lines end in ``\\n``)."""
+    """The hand as PokerStars hand-history text (lines end in ``\\n``); a game this
+    format does not write yet raises :class:`~app.poker.hand_export.UnsupportedGame`."""
+    view.require(GAMES, "PokerStars text")
     play = _Play(view)
     lines = [*_header(view), *_seat_lines(view), *_forced(view), "*** HOLE CARDS ***",
              *_dealt(view), *play.lines(), *_showdowns(view), *_finish(view),

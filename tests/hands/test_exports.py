@@ -101,15 +101,19 @@ async def test_a_hand_of_another_game_is_refused_with_its_code(database: Databas
     assert refused.value.details == {"game": "plo"}
 
 
-async def test_a_date_range_leaves_out_and_counts_the_hands_it_cannot_write(
+async def test_a_date_range_leaves_out_and_counts_the_hands_a_format_cannot_write(
     database: Database
 ) -> None:
     hand, _ = Hand.start({0: 900, 1: 300}, button=0, stakes=Stakes(5, 10), game=Game.PLO,
                          deck=Deck(rng=Random(3)))
     hand.fold(0)
     _, player = await _stored(database, hand)
+    window = {"since": STARTED - timedelta(days=1), "until": STARTED + timedelta(days=1)}
     async with database.sessions() as session:
-        out = await export_hands(session, player.user_id, since=STARTED - timedelta(days=1),
-                                 until=STARTED + timedelta(days=1), fmt=ExportFormat.OHH,
-                                 archive=Archive.TEXT)
-    assert (out.content, out.left_out, out.filename) == (b"", 1, "hands-20261031-20261102.ohh")
+        text = await export_hands(session, player.user_id, fmt=ExportFormat.POKERSTARS,
+                                  archive=Archive.TEXT, **window)
+        ohh = await export_hands(session, player.user_id, fmt=ExportFormat.OHH,
+                                 archive=Archive.TEXT, **window)
+    assert (text.content, text.left_out, text.filename) == (
+        b"", 1, "hands-20261031-20261102.txt")
+    assert ohh.left_out == 0 and b'"game_type":"Omaha"' in ohh.content

@@ -45,7 +45,7 @@ from app.poker.events import (
 )
 from app.poker.hand_export import ExportView, HandFacts
 from app.poker.phh import phh_for_viewer, replay, to_phh
-from app.poker.state import SeatStatus, Stakes
+from app.poker.state import Game, SeatStatus, Stakes
 from tests.poker.pokerkit_oracle import pokerkit_shares
 
 NAMES = ("ann", "bob o'neil", "cy", "dee", "eve", "fay", "gus", "hal", "ivy", "jo")
@@ -148,25 +148,31 @@ class Kind:
     straddle: bool = False
     bomb_pot: int = 0
     run_it_twice: bool = False
+    game: Game = Game.NLHE
 
 
 KINDS = (Kind(), Kind(ante=2), Kind(ante=10, big_blind_ante=True), Kind(straddle=True),
          Kind(bomb_pot=30), Kind(run_it_twice=True), Kind(ante=1, straddle=True,
                                                           run_it_twice=True))
+#: Every other game the engine deals, with its options (Fixed-Limit takes no straddle).
+OTHER_GAMES = (Kind(game=Game.FLHE, ante=1), Kind(game=Game.PLHE, straddle=True),
+               Kind(game=Game.PLO, run_it_twice=True), Kind(game=Game.PLO, bomb_pot=30),
+               Kind(game=Game.PLO5, ante=2))
 
 
 @st.composite
 def random_hands(draw: st.DrawFn, kind: Kind) -> Hand:
     """A hand of ``kind`` on 2-9 seats with many short stacks, played with random legal
     choices (bets, raises, all-ins, folds, shows, mucks, run-it-twice answers)."""
-    n = draw(st.integers(2, 9))
+    n = draw(st.integers(2, min(9, (52 - 8) // kind.game.hole_cards)))
     seats = draw(st.lists(st.integers(0, 9), min_size=n, max_size=n, unique=True))
     stacks = {s: draw(st.one_of(st.integers(1, 60), st.integers(40, 2000))) for s in seats}
     straddle = 40 if kind.straddle and n >= 3 else 0
     stakes = Stakes(5, 10, kind.ante, kind.big_blind_ante, straddle=straddle)
     hand, _ = Hand.start(stacks, button=draw(st.sampled_from(seats)), stakes=stakes,
                          deck=Deck(rng=Random(draw(st.integers(0, 2**32 - 1)))),
-                         bomb_pot=kind.bomb_pot, run_it_twice=kind.run_it_twice)
+                         bomb_pot=kind.bomb_pot, run_it_twice=kind.run_it_twice,
+                         game=kind.game)
     for _ in range(300):
         if hand.is_complete:
             return hand

@@ -21,6 +21,7 @@ from app.poker.phh import phh_for_viewer, to_phh
 from app.poker.state import Stakes
 from tests.poker.export_checks import (
     KINDS,
+    OTHER_GAMES,
     Kind,
     assert_no_hidden_card,
     facts_for,
@@ -67,8 +68,10 @@ def check_ohh(data: dict[str, Any], view: ExportView) -> None:
     assert [a["action_number"] for _, a in actions] == list(range(1, len(actions) + 1))
     assert [r["id"] for r in ohh["rounds"]] == list(range(len(ohh["rounds"])))
     assert _betting(ohh) == _phh_betting(ours, hand), "actions"
-    dealt = [f"d dh p{a['player_id'] + 1} " + "".join(a.get("cards") or ["????"])
-             for _, a in actions if a["action"] == "Dealt Cards"]
+    holes = [len(s.cards) for s in hand.seats]
+    dealt = [f"d dh p{a['player_id'] + 1} " + "".join(
+        a.get("cards") or ["??"] * holes[a["player_id"]])
+        for _, a in actions if a["action"] == "Dealt Cards"]
     assert dealt == [a for a in ours["actions"] if a.startswith("d dh")], "hole cards"
     shown = {f"p{a['player_id'] + 1} sm {''.join(a['cards'])}"
              for _, a in actions if a["action"] == "Shows Cards"}
@@ -216,9 +219,9 @@ def test_the_schema_refuses_what_the_spec_does_not_allow() -> None:
         VALIDATOR.validate(data)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=_QUIET)
-@given(data=st.data(), kind=st.sampled_from(KINDS))
-def test_random_hands_of_every_kind_match_our_phh_for_every_reader(
+@settings(max_examples=200, deadline=None, suppress_health_check=_QUIET)
+@given(data=st.data(), kind=st.sampled_from(KINDS + OTHER_GAMES))
+def test_random_hands_of_every_kind_and_game_match_our_phh_for_every_reader(
     data: st.DataObject, kind: Kind
 ) -> None:
     hand = data.draw(random_hands(kind))

@@ -255,7 +255,7 @@ def test_a_game_the_format_cannot_write_is_refused_with_its_code() -> None:
                          deck=stacked_deck(["AhAdKsKc", "QsQdJsJd"]))
     hand.fold(0)
     with pytest.raises(UnsupportedGame) as caught:
-        ExportView(stored(hand), facts_for(hand), 0)
+        to_pokerstars(ExportView(stored(hand), facts_for(hand), 0))
     assert caught.value.code == "export_unsupported_game"
 
 
