@@ -637,7 +637,7 @@ def cmd_protocol(args: argparse.Namespace) -> int:
 
 
 DESCRIPTION = ("The holdem command: serve, migrate, create-admin, demote, outbox, backup, eval, "
-               "equity, outs, replay, verify-hand, audit, house, protocol.")
+               "equity, outs, replay, verify-hand, audit, house, hands, protocol.")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -660,6 +660,9 @@ def build_parser() -> argparse.ArgumentParser:
     audit.set_defaults(func=cmd_audit)
     _add_house_command(sub)
     _add_verify_command(sub)
+    from app.hands.command import add_hands_command
+
+    add_hands_command(sub)
     doc = sub.add_parser("protocol", help="the Socket.IO protocol page (docs/PROTOCOL.md)")
     doc.add_argument("--write", action="store_true", help="write docs/PROTOCOL.md")
     doc.set_defaults(func=cmd_protocol)

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query
-from fastapi.responses import PlainTextResponse
+from fastapi.responses import PlainTextResponse, Response
 
 from app.accounts.dependencies import CurrentUser, DbSession
 from app.accounts.errors import AdminRequired
 from app.db.models import Role
 from app.db.tables import HandPlayer, HandRecord
 from app.errors import error_responses
-from app.hands import service
+from app.hands import exports, service
+from app.hands.exports import Archive, ExportFormat
 from app.hands.schemas import HandDetail, HandPublic, HandReplay, HandsPublic, StatsPublic
 
 router = APIRouter(tags=["hands"], responses=error_responses(401, 403, 404, 413, 422))
@@ -56,6 +58,48 @@ async def read_hand_history(hand_id: HandId, user: CurrentUser, session: DbSessi
     hand, player = await service.hand_for(session, hand_id, user.id,
                                           admin=user.role is Role.ADMIN)
     return service.phh_text(hand, player)
+
+
+@router.get("/hands/export", response_class=Response,
+            responses={200: {"content": {"text/plain": {}, "application/zip": {}},
+                             "description": "The hands as one file or a zip; the header "
+                                            "X-Hands-Left-Out counts hands of games the "
+                                            "formats cannot write yet"}})
+async def export_my_hands(
+    user: CurrentUser,
+    session: DbSession,
+    since: Annotated[datetime, Query(description="First moment, ISO 8601 (UTC unless zoned)")],
+    until: Annotated[datetime, Query(description="End of the range, excluded")],
+    format: Annotated[ExportFormat, Query(description="pokerstars text or OHH JSON")] = (
+        ExportFormat.POKERSTARS),
+    archive: Annotated[Archive, Query(description="One file, or a zip of one per table")] = (
+        Archive.TEXT),
+) -> Response:
+    """Your hands that ended in a date range, for trackers (at most 5000, 366 days)."""
+    out = await exports.export_hands(session, user.id, since=since, until=until, fmt=format,
+                                     archive=archive)
+    return Response(out.content, media_type=out.media_type,
+                    headers={"Content-Disposition": f'attachment; filename="{out.filename}"',
+                             "X-Hands-Left-Out": str(out.left_out)})
+
+
+@router.get("/hands/{hand_id}.txt", response_class=PlainTextResponse)
+async def read_hand_pokerstars(hand_id: HandId, user: CurrentUser, session: DbSession) -> str:
+    """The hand in PokerStars' text format, showing only the cards you saw."""
+    hand, player = await service.hand_for(session, hand_id, user.id,
+                                          admin=user.role is Role.ADMIN)
+    return await exports.hand_text(session, hand, player, ExportFormat.POKERSTARS)
+
+
+@router.get("/hands/{hand_id}.ohh", response_class=Response,
+            responses={200: {"content": {"application/json": {}},
+                             "description": "The hand as an Open Hand History object"}})
+async def read_hand_ohh(hand_id: HandId, user: CurrentUser, session: DbSession) -> Response:
+    """The hand in Open Hand History JSON, showing only the cards you saw."""
+    hand, player = await service.hand_for(session, hand_id, user.id,
+                                          admin=user.role is Role.ADMIN)
+    text = await exports.hand_text(session, hand, player, ExportFormat.OHH)
+    return Response(text, media_type="application/json")
 
 
 @router.get("/hands/{hand_id}/replay")

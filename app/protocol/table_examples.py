@@ -181,7 +181,9 @@ goes on from what the database holds, and every session watching it gets a fresh
 `table:sit` and `table:top-up` move credits from your balance to the table in one database
 transaction; leaving (or being stood up) moves your stack back. Your balance and its history
 are at `GET /users/me` and `GET /users/me/ledger`; finished hands at `GET /hands?mine=true`,
-`GET /hands/{id}`, `GET /hands/{id}.phh` (PHH, other players' unshown cards hidden) and your
+`GET /hands/{id}`, `GET /hands/{id}.phh` (PHH, other players' unshown cards hidden), for
+trackers `GET /hands/{id}.txt` (PokerStars text), `GET /hands/{id}.ohh` (Open Hand History)
+and `GET /hands/export?since=&until=` (a date range, see `docs/HAND_HISTORIES.md`), and your
 results at `GET /users/me/stats`.
 """
 
