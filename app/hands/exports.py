@@ -83,6 +83,7 @@ class ExportFile:
     media_type: str
     filename: str
     left_out: int = 0
+    hands: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,14 +166,15 @@ def _package(rows: list[tuple[HandRecord, HandPlayer]], settings: dict[str, _Set
         views = sorted((v for vs in by_table.values() for v in vs),
                        key=lambda v: v.facts.started_at)
         return ExportFile(_render(views, fmt).encode(), "text/plain; charset=utf-8",
-                          f"{stem}.{suffix}", left_out)
+                          f"{stem}.{suffix}", left_out, len(views))
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
         for table_id, views in sorted(by_table.items()):
             table = settings[table_id].table
             name = _ascii(table.name if table else "table")
             zf.writestr(f"{name}-{table_id[:8]}.{suffix}", _render(views, fmt))
-    return ExportFile(buffer.getvalue(), "application/zip", f"{stem}.zip", left_out)
+    return ExportFile(buffer.getvalue(), "application/zip", f"{stem}.zip", left_out,
+                      sum(len(views) for views in by_table.values()))
 
 
 def _ascii(name: str) -> str:

@@ -63,8 +63,8 @@ async def read_hand_history(hand_id: HandId, user: CurrentUser, session: DbSessi
 @router.get("/hands/export", response_class=Response,
             responses={200: {"content": {"text/plain": {}, "application/zip": {}},
                              "description": "The hands as one file or a zip; the header "
-                                            "X-Hands-Left-Out counts hands of games the "
-                                            "formats cannot write yet"}})
+                                            "X-Hands counts the hands in it, X-Hands-Left-Out "
+                                            "those of games the formats cannot write yet"}})
 async def export_my_hands(
     user: CurrentUser,
     session: DbSession,
@@ -80,7 +80,7 @@ async def export_my_hands(
                                      archive=archive)
     return Response(out.content, media_type=out.media_type,
                     headers={"Content-Disposition": f'attachment; filename="{out.filename}"',
-                             "X-Hands-Left-Out": str(out.left_out)})
+                             "X-Hands": str(out.hands), "X-Hands-Left-Out": str(out.left_out)})
 
 
 @router.get("/hands/{hand_id}.txt", response_class=PlainTextResponse)

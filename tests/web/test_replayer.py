@@ -57,3 +57,9 @@ async def test_a_player_steps_through_a_hand_and_plays_it_to_the_end(
     await expect(player.get_by_role("button", name="Forward")).to_be_disabled()
     await expect(player.get_by_role("link", name="Download the PHH")).to_have_attribute(
         "href", re.compile(rf"^/hands/{hand['id']}\.phh$"))
+    for name, ending, opening in (("PokerStars text", "txt", "PokerStars Hand #"),
+                                  ("Open Hand History", "ohh", '{"ohh"')):
+        link = player.get_by_role("link", name=name)
+        await expect(link).to_have_attribute("href", f"/hands/{hand['id']}.{ending}")
+        answer = await page.context.request.get(f"/hands/{hand['id']}.{ending}")
+        assert answer.ok and (await answer.text()).startswith(opening), await answer.text()

@@ -68,7 +68,10 @@ function replayer(replay, summary) {
   show();
   return el("section", { className: "replayer", "aria-label": "Replayer" },
     el("div", { className: "replay-controls" }, back, play, forward,
-      el("a", { href: replay.phh_url, download: "" }, "Download the PHH")),
+      el("a", { href: replay.phh_url, download: "" }, "Download the PHH"),
+      // The same hand for a tracker (PokerTracker, Hold'em Manager, Hand2Note...).
+      el("a", { href: `/hands/${encodeURIComponent(replay.hand_id)}.txt`, download: "" }, "PokerStars text"),
+      el("a", { href: `/hands/${encodeURIComponent(replay.hand_id)}.ohh`, download: "" }, "Open Hand History")),
     caption, stage);
 }
 

@@ -122,6 +122,31 @@ bindForm(dailyForm, async () => {
 }, { after: showDaily });
 
 const passwordForm = document.getElementById("password-form");
+// Hand histories of a range of days, as a zip the browser saves (GET /hands/export).
+const exportForm = document.getElementById("export-form");
+const today = new Date().toISOString().slice(0, 10);
+exportForm.elements.namedItem("until").value = today;
+exportForm.elements.namedItem("since").value = new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10);
+bindForm(exportForm, async (values) => {
+  const until = new Date(`${values.until}T00:00:00Z`);
+  until.setUTCDate(until.getUTCDate() + 1);
+  const query = new URLSearchParams({ since: `${values.since}T00:00:00Z`, until: until.toISOString(),
+    format: values.format, archive: "zip" });
+  const response = await fetch(`/hands/export?${query}`, { credentials: "same-origin" });
+  if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => null));
+  if (Number(response.headers.get("x-hands")) === 0) {
+    setStatus(exportForm, "You played no hand in those days.", "ok");
+    return;
+  }
+  const name = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") || "");
+  const link = el("a", { href: URL.createObjectURL(await response.blob()), download: name ? name[1] : "hands.zip" });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  const left = Number(response.headers.get("x-hands-left-out") || 0);
+  setStatus(exportForm, left ? `Downloaded; ${left} hands of games this format cannot write yet were left out.` : "Downloaded.", "ok");
+}, { busyText: "Preparing…" });
+
 bindForm(passwordForm, async (values) => {
   if (values.new_password !== values.confirm_password) throw mismatch("confirm_password");
   await api("POST", "/users/me/password", {
