@@ -22,14 +22,15 @@ async def test_players_all_in_agree_to_run_it_twice_and_see_both_boards_and_resu
         ["AhAd", "KsKc"], "2c 7d 9h 3s 4c", "5h 8s 5d Jc Qc")
     pages, first, second = await heads_up_all_in(visitors, mailbox, "Twice",
                                                  run_it_twice=True)
-    for page in pages:
+    for page, other in ((pages[0], "Jon"), (pages[1], "Ivy")):
         await expect(page.locator("#run-twice")).to_be_visible()
-        await expect(page.locator("#run-twice-wait")).to_contain_text("Run it twice? Waiting for")
+        await expect(page.locator("#run-twice-wait")).to_have_text(
+            f"Run it twice? Waiting for you and {other}")
         await expect(page.locator("#board .pcard[data-card]")).to_have_count(0)
         await expect(page.locator("#board-second")).to_be_hidden()
     await first.get_by_role("button", name="Run it twice").click()
     await expect(first.locator("#run-twice")).to_be_hidden()
-    await expect(second.locator("#run-twice-wait")).to_contain_text("Waiting for you")
+    await expect(second.locator("#run-twice-wait")).to_have_text("Run it twice? Waiting for you")
     await second.get_by_role("button", name="Run it twice").click()
     for page in pages:
         await expect(page.locator("#board-second")).to_be_visible()

@@ -223,6 +223,8 @@ function winningCards(table, run) {
   return cards.length ? new Set(cards) : null;
 }
 
+const WHO = new Intl.ListFormat("en-GB", { style: "long", type: "conjunction" });
+
 // The run-it-twice question: buttons for a player still to answer, who is awaited for all.
 function renderQuestion(table, me) {
   const hand = table.hand;
@@ -238,7 +240,9 @@ function renderQuestion(table, me) {
   const wait = document.getElementById("run-twice-wait");
   wait.hidden = !asking;
   if (asking) {
-    const names = hand.asked.map((s) => (s === seat ? "you" : nameOf(table, s))).join(", ");
+    // "you and Jon", "you, Ann and Bob": everyone still to answer, you first.
+    const asked = [...hand.asked].sort((a, b) => (b === seat) - (a === seat));
+    const names = WHO.format(asked.map((s) => (s === seat ? "you" : nameOf(table, s))));
     wait.textContent = `Run it twice? Waiting for ${names}`;
   }
 }
