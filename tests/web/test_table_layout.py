@@ -26,6 +26,7 @@ from tests.web.test_table import (
     leave_seat,
     message_was_shown,
     my_stack,
+    play,
     sit,
 )
 
@@ -215,6 +216,18 @@ async def test_on_a_phone_the_hand_log_opens_without_scrolling(
     await page.get_by_role("button", name="Close", exact=True).click()
     await expect(log).to_be_hidden()
     await expect(page.locator("#act-fold")).to_be_in_viewport()
+
+
+async def test_on_a_phone_the_hand_log_opens_at_its_latest_line(
+    visitors: Visitors, live_server: LiveServer, mailbox: Mailbox
+) -> None:
+    page = await seated_at_bots(await visitors.new(viewport=PHONE), mailbox, "Wren")
+    await play(page, hands=3, showdown=False)
+    await page.get_by_role("button", name="Log & chat").click()
+    log = page.locator("#panel-log")
+    assert await log.evaluate("list => list.scrollHeight > list.clientHeight + 40")
+    await expect(log.locator("li").last).to_be_in_viewport()
+    assert await log.evaluate("list => list.scrollTop + list.clientHeight >= list.scrollHeight - 2")
 
 
 @SIZES

@@ -376,6 +376,8 @@ $("tab-chat").addEventListener("click", () => selectTab("chat"));
 function openSide(open) {
   $("table-page").classList.toggle("side-open", open);
   $("side-toggle").setAttribute("aria-expanded", String(open));
+  // A hidden list does not scroll as lines arrive: shown, it opens at its latest line.
+  if (open) for (const list of [$("panel-log"), $("chat-lines")]) list.scrollTop = list.scrollHeight;
 }
 $("side-toggle").addEventListener("click", () => openSide(!$("table-page").classList.contains("side-open")));
 $("side-close").addEventListener("click", () => openSide(false));
