@@ -63,15 +63,20 @@ def caddy(folder: Path, *, public_url: str, upstream: str) -> Iterator[ssl.SSLCo
     root = folder / "data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
     port = int(public_url.rsplit(":", 1)[1])
     try:
+        # Up once a TLS handshake with the certificate it made succeeds (its authority's
+        # root is written before the site's certificate is ready).
         for _ in range(1000):
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.1):
-                if root.is_file():
+            if root.is_file():
+                trusted = ssl.create_default_context(cafile=str(root))
+                with contextlib.suppress(OSError), \
+                        socket.create_connection(("127.0.0.1", port), 0.5) as raw, \
+                        trusted.wrap_socket(raw, server_hostname="127.0.0.1"):
                     break
             assert process.poll() is None, process.communicate()[1]
             time.sleep(0.02)
         else:
             raise AssertionError("caddy did not start")
-        yield ssl.create_default_context(cafile=str(root))
+        yield trusted
     finally:
         process.terminate()
         process.wait(timeout=20)
