@@ -38,3 +38,11 @@ class TablesElsewhere(HoldemError):
 
     code = "tables_elsewhere"
     status = 503
+
+
+class InvalidQuery(HoldemError):
+    """A connection's query names its table in a form the proxy could read differently
+    (twice, in another case or encoding, or with characters a table id never has)."""
+
+    code = "invalid_query"
+    status = 400
