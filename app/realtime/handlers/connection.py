@@ -56,6 +56,8 @@ def register(realtime: Realtime) -> None:
             return reserved("disconnect")
         realtime.limiter.forget(SOCKET_LIMIT, sid, realtime.settings.rate_limit_socket)
         viewer = connections.remove(sid)
+        if viewer is not None:
+            await realtime.account_socket_gone(viewer.user_id)
         await host.disconnected(sid, viewer)
         if host.cluster is not None:
             await host.cluster.news({"kind": "disconnected", "sid": sid,
