@@ -41,8 +41,9 @@ class TablesElsewhere(HoldemError):
 
 
 class InvalidQuery(HoldemError):
-    """A connection's query names its table in a form the proxy could read differently
-    (twice, in another case or encoding, or with characters a table id never has)."""
+    """A connection's query names its table twice, in another case or encoding, or oddly.
+
+    The proxy could read such a query as another table than this server does."""
 
     code = "invalid_query"
     status = 400
