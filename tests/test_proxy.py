@@ -22,6 +22,8 @@ import pytest
 import socketio
 
 from app.config import RateLimit, Settings
+from app.realtime.errors import InvalidQuery
+from app.realtime.routing import routed_table
 from tests.conftest import free_port
 from tests.realtime.harness import live_server
 from tests.test_serving import login_statuses
@@ -170,3 +172,45 @@ async def test_a_browser_reaches_the_sockets_through_the_proxy_on_any_port(
             assert client.transport() == "websocket"
         finally:
             await client.disconnect()
+
+
+def _variants(table: str, other: str) -> list[str]:
+    """Ways of naming ``table`` in a query that a proxy and an app could read apart:
+    another case, a second argument, percent-encoding, empty or bare names."""
+    encoded = "".join(f"%{ord(c):02X}" for c in table)
+    return [f"table={table}", f"TABLE={other}&table={table}", f"table={table}&TABLE={other}",
+            f"Table={table}", f"table={other}&table={table}", f"table={encoded}",
+            f"table={table[:-1]}%{ord(table[-1]):02x}", f"t%61ble={table}",
+            f"t%61ble={other}&table={table}", f"table=&table={table}", f"table&table={table}",
+            f"x=1&table={table}&EIO=4", f"table={table}%00", "table="]
+
+
+def test_the_proxy_and_the_app_read_the_same_table_or_the_app_refuses(tmp_path: Path) -> None:
+    # For every query: the app refuses it at connect, or the proxy sends it where it
+    # sends the table the app reads from it (so a client cannot reach one process while
+    # naming another table to it).
+    with named_upstreams("a", "b") as ports, nginx(tmp_path, upstreams=ports) as url:
+        tables = [f"t{n:04x}" for n in range(12)]
+        home = {table: reached(url, f"&table={table}") for table in tables}
+        by_address = reached(url, "")
+        others = [next(o for o in tables if home[o] != home[t]) for t in tables]
+        for table, other in zip(tables, others, strict=True):
+            for query in _variants(table, other):
+                raw = f"EIO=4&transport=polling&{query}"
+                try:
+                    read = routed_table(raw)
+                except InvalidQuery:
+                    continue
+                expected = home[read] if read is not None else by_address
+                assert reached(url, f"&{query}") == expected, (query, read)
+        # The refused family is the one the two readings tell apart.
+        refused = [q for q in _variants("t0001", "t0002") if _refused(q)]
+        assert len(refused) == len(_variants("t0001", "t0002")) - 2, refused
+
+
+def _refused(query: str) -> bool:
+    try:
+        routed_table(query)
+    except InvalidQuery:
+        return True
+    return False

@@ -43,8 +43,9 @@ A bad, expired or revoked token, or a banned account, is refused: the client get
 connection that may list tables and tournaments and watch a table (`table:join`, with the
 invite code for a private one; it sees what any spectator sees). Connections are bounded
 too, refused the same
-way with the bound as `data.limit`: per account (`table_limit`), and per client address
-(`connection_limit`: 100 in all, 20 of them anonymous, by default).
+way with the bound as `data.limit`: per account (`table_limit`, counted over every server
+process), and per client address (`connection_limit`: 100 in all, 20 of them anonymous,
+by default, counted in each process).
 
 One user connected from two tabs (or devices) is one player: both receive that player's
 private messages and either may act for them.
@@ -52,8 +53,12 @@ private messages and either may act for them.
 A client that plays at one table should name it in the connection's query:
 `io(url, { query: { table: tableId }, ... })`. Behind a proxy that routes by table (the one
 the project ships does), every player of a table then reaches the same server process,
-which soon runs the table itself, so their requests are not relayed to another process.
-Any connection may still send requests about any table.
+which soon runs the table itself (once one of its players sits or waits there), so their
+requests are not relayed to another process. Name it once, as `table=<id>` with the id as
+it is: a query naming a table twice, in another case (`TABLE`), percent-encoded or with
+characters no table id has is refused (`connect_error` with `invalid_query`), since a
+proxy could read it as another table. Any connection may still send requests about any
+table.
 
 ## Requests and acks
 
@@ -165,7 +170,8 @@ A table where no person sits, waits or has claimed a seat closes after a while.
 ## Limits and outages
 
 A player may have a few tables open, sit at a bounded number of tables and hold a bounded
-number of connections at once (`table_limit`, with the `limit`). A table you opened counts
+number of connections at once (`table_limit`, with the `limit`), on all server processes
+together. A table you opened counts
 until it closes: `lobby:mine` lists your tables, and `table:close` closes one you opened
 while no person sits there (a table nobody uses also closes by itself after a while).
 While the server cannot reach its database, requests are refused with

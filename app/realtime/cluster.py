@@ -20,6 +20,9 @@ so sites sharing one Redis keep apart. Each process reads its own channel
   request on passes the rooms on with its own answer: they reach the session's
   process before the acknowledgement.
 
+How many sockets each user holds on each process is a Redis hash per user,
+``sockets:<user id>``, so the per-account limit counts every process's.
+
 News every process hears travels on ``cluster``: a session that disconnected,
 tables released by a draining process, a new owner asking who watches a table
 it took over.
@@ -50,6 +53,8 @@ from app.table.state import Viewer
 log = logging.getLogger(__name__)
 
 REQUEST_SECONDS = 10.0
+# A user's socket counts are forgotten this long after the last connect or disconnect.
+SOCKET_COUNTS_SECONDS = 24 * 3600
 NAMESPACE = "/"
 
 # The rooms a forwarded request had its session enter (True) or leave (False): they go
@@ -198,6 +203,24 @@ class Cluster:
 
     async def _publish(self, to: str, body: dict[str, Any]) -> int:
         return int(await self._redis.publish(to, orjson.dumps(body)))
+
+    # ---- every process's sockets of one user ------------------------------------------
+
+    async def count_sockets(self, user_id: int, change: int) -> dict[str, int]:
+        """Change this process's count of a user's sockets by ``change`` and return every
+        process's count (a Redis hash by process id, ``sockets:<user id>``), in one step."""
+        key = f"{self._prefix}sockets:{user_id}"
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.hincrby(key, self.process_id, change)
+            pipe.expire(key, SOCKET_COUNTS_SECONDS)
+            pipe.hgetall(key)
+            *_, counts = await pipe.execute()
+        return {(k.decode() if isinstance(k, bytes) else str(k)): int(v)
+                for k, v in counts.items()}
+
+    async def forget_socket_counts(self, user_id: int, processes: list[str]) -> None:
+        """Drop the counts of a user's sockets on processes that are gone."""
+        await self._redis.hdel(f"{self._prefix}sockets:{user_id}", *processes)
 
     # ---- the tournaments' director ---------------------------------------------------
 

@@ -151,14 +151,13 @@ class Dispatcher:
 
     async def _forward(self, target: str, event: str, sid: str, viewer: Viewer | None,
                        payload: BaseModel, hops: int, route: str | None) -> Result:
-        """Send a request on to the process ``target``; about a table, ask for the table
-        to come here if the session connected for it (see :mod:`app.realtime.moves`),
+        """Send a request on to the process ``target``; about a table, once it is granted,
+        ask for the table to come here if the session connected for it (see
+        :mod:`app.realtime.moves`),
         and forget the cached owner when ``target`` turns out not to run it."""
         assert self.host.cluster is not None
         self.host.services.metrics.forwarded.labels(event).inc()
         table_id = str(payload.table_id) if route == "table" else None  # type: ignore[attr-defined]
-        if table_id is not None and hops == 0:
-            await self.moves.follow(sid, table_id, target)
         try:
             answer = await self.host.cluster.request(
                 target, event, sid, viewer, payload.model_dump(mode="json"), hops + 1)
@@ -169,6 +168,9 @@ class Dispatcher:
         if (table_id is not None and not answer.get("ok")
                 and (answer.get("error") or {}).get("code") in NOT_THE_OWNER):
             self.host.drop_owner(table_id)
+        if table_id is not None and hops == 0 and answer.get("ok"):
+            # Only a granted request may bring its table here (the owner checks the seat).
+            await self.moves.follow(sid, viewer, table_id, target)
         return answer
 
     async def _target(self, event: str, payload: BaseModel, hops: int, route: str | None

@@ -38,3 +38,12 @@ class TablesElsewhere(HoldemError):
 
     code = "tables_elsewhere"
     status = 503
+
+
+class InvalidQuery(HoldemError):
+    """A connection's query names its table twice, in another case or encoding, or oddly.
+
+    The proxy could read such a query as another table than this server does."""
+
+    code = "invalid_query"
+    status = 400

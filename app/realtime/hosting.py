@@ -108,8 +108,9 @@ class TableHost:
         self._standby: asyncio.Task[None] | None = None
         # Set by the tournaments: attach a restored tournament table to its tournament.
         self.attach_restored: Attach = lambda _table: None
-        # Set by the moves: another process asks for a table (its id, the asker).
-        self.on_move_asked: Callable[[str, str], Awaitable[None]] = _nobody_moves
+        # Set by the moves: another process asks for a table (its id, the asker, the
+        # player it asks for).
+        self.on_move_asked: Callable[[str, str, int | None], Awaitable[None]] = _nobody_moves
         services.on_lost = self._lost
 
     # ---- life cycle ---------------------------------------------------------------
@@ -610,7 +611,9 @@ class TableHost:
         if kind == "disconnected":
             await self.disconnected(str(body["sid"]), viewer_from_dict(body.get("viewer")))
         elif kind == "move":
-            await self.on_move_asked(str(body["table_id"]), str(body["from"]))
+            user_id = body.get("user_id")
+            await self.on_move_asked(str(body["table_id"]), str(body["from"]),
+                                     int(user_id) if user_id is not None else None)
         elif kind == "table_moved" and body.get("to") == self.leases.process_id:
             await self.take_handed(str(body["table_id"]))
         elif kind == "adopted" and self.cluster is not None:
@@ -685,7 +688,7 @@ async def _nothing() -> None:
     return None
 
 
-async def _nobody_moves(_table_id: str, _asker: str) -> None:
+async def _nobody_moves(_table_id: str, _asker: str, _user_id: int | None) -> None:
     return None
 
 

@@ -24,7 +24,7 @@ from app.realtime.connections import LOBBY_ROOM
 from app.realtime.errors import NotYourTable
 from app.realtime.hosting import TableHost
 from app.realtime.schemas import QuickSeat, TableCreate
-from app.table.errors import InvalidPayload, SeatTaken, TableLimit
+from app.table.errors import InvalidPayload, SeatTaken
 from app.table.state import Person, TableConfig, Viewer
 from app.table.table import Table
 
@@ -130,20 +130,14 @@ class Lobby:
 
     async def sit(self, sid: str, viewer: Viewer, table: Table, seat: int, buy_in: int,
                   invite_code: str | None) -> dict[str, Any]:
-        """Sit at a table, within the number of tables a player may sit at."""
+        """Sit at a table, within the number of tables a player may sit at (counted, on
+        every process, as the seat is stored: see
+        :func:`app.table.store.within_seated_limit`)."""
         async with self._user_locks[viewer.user_id]:
-            self._check_seated_limit(viewer, table)
             result: dict[str, Any] = await table.ask(table.sit, sid, viewer, seat, buy_in,
                                                      invite_code)
         await self.host.watching(sid, table.id)
         return result
-
-    def _check_seated_limit(self, viewer: Viewer, table: Table) -> None:
-        limit = self.host.services.settings.max_seated_tables_per_user
-        seated = sum(1 for t in self.host.tables.values()
-                     if t is not table and not t.closed and t.state.has_seat(viewer.user_id))
-        if seated >= limit:
-            raise TableLimit(f"you are seated at {seated} tables: leave one first", limit=limit)
 
     async def quick_seat(self, sid: str, viewer: Viewer, data: QuickSeat) -> dict[str, Any]:
         """Sit at a public table with these blinds, opening one when none has room.

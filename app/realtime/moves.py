@@ -2,11 +2,13 @@
 
 The proxy in front of the processes hashes each Socket.IO connection on the ``table``
 of its query (the browser's table page connects with ``?table=<id>``), so every player
-of a table reaches the same process, whichever that is. A table runs where its lease
-says, at first the least-loaded process. When a request about a table arrives from a
-session whose connection named it, and the table runs elsewhere, this process asks the
-owner for it (:meth:`TableMoves.follow`, once per table per ``TABLE_MOVE_COOLDOWN``);
-until it has moved, the request is forwarded as before.
+of a table reaches the same process, whichever that is (:mod:`app.realtime.routing`
+reads that key exactly as the proxy does). A table runs where its lease says, at first
+the least-loaded process. When the owner grants a request about a table from a session
+whose connection named it, this process asks the owner for it (:meth:`TableMoves.follow`,
+once per table and player per ``TABLE_MOVE_COOLDOWN``); until it has moved, requests are
+forwarded as before. Naming a table, watching it or being refused there asks for nothing
+the owner grants: it hands a table over only for a player who sits or waits there.
 
 The owner agrees (:meth:`TableMoves.asked`) for a cash table it runs (a tournament's
 tables stay where its director puts them) that has not come to it in the last
@@ -28,31 +30,19 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-from typing import Any
-from urllib.parse import parse_qs
 
 import socketio
 
 from app.realtime.hosting import TableHost
+from app.realtime.routing import connection_table
 from app.table.errors import TableMoved
+from app.table.state import Viewer
 from app.table.table import Table
 
 log = logging.getLogger(__name__)
 
 # How often the owner looks whether a table it is handing over is between hands.
 BETWEEN_HANDS_POLL = 0.05
-
-
-def connection_table(environ: dict[str, Any] | None) -> str | None:
-    """The table a Socket.IO connection was opened for (its ``table`` query), if any.
-
-    >>> connection_table({"QUERY_STRING": "table=a1b2c3&EIO=4&transport=websocket"})
-    'a1b2c3'
-    >>> connection_table({"QUERY_STRING": "EIO=4"}) is None
-    True
-    """
-    query = parse_qs(str((environ or {}).get("QUERY_STRING", "")))
-    return query.get("table", [None])[0]
 
 
 class TableMoves:
@@ -62,8 +52,9 @@ class TableMoves:
     def __init__(self, host: TableHost, sio: socketio.AsyncServer) -> None:
         self.host = host
         self.sio = sio
-        # When this process last asked for each table (asks older than the cooldown go).
-        self._asked: dict[str, float] = {}
+        # When this process last asked for each table for each player (asks older than
+        # the cooldown go).
+        self._asked: dict[tuple[str, int], float] = {}
         self._moving: set[str] = set()
         host.on_move_asked = self.asked
 
@@ -74,36 +65,42 @@ class TableMoves:
 
     # ---- the process the players reach ----------------------------------------------
 
-    async def follow(self, sid: str, table_id: str, owner: str) -> None:
-        """A session of this process sent a request about a table ``owner`` runs: if its
-        connection was opened for that table, ask the owner to hand it over (at most once
-        per table per cooldown)."""
+    async def follow(self, sid: str, viewer: Viewer | None, table_id: str, owner: str
+                     ) -> None:
+        """The owner ``owner`` granted a request of a session of this process about a
+        table: if the session's connection was opened for that table, ask the owner to
+        hand it over (at most once per table and player per cooldown). The owner agrees
+        only while that player sits or waits there; a spectator, an anonymous session
+        or a refused request asks nothing."""
         cluster, now = self.host.cluster, asyncio.get_running_loop().time()
-        if (cluster is None or self.host.draining
-                or now - self._asked.get(table_id, -math.inf) < self.cooldown):
+        if cluster is None or viewer is None or self.host.draining:
+            return
+        key = (table_id, viewer.user_id)
+        if now - self._asked.get(key, -math.inf) < self.cooldown:
             return
         if connection_table(self.sio.get_environ(sid)) != table_id:
             return
-        self._asked = {t: at for t, at in self._asked.items() if now - at < self.cooldown}
-        self._asked[table_id] = now
+        self._asked = {k: at for k, at in self._asked.items() if now - at < self.cooldown}
+        self._asked[key] = now
         log.info("asking %s for table %s, which this process's players reach", owner, table_id)
         try:
-            await cluster.tell(owner, {"kind": "move", "table_id": table_id})
+            await cluster.tell(owner, {"kind": "move", "table_id": table_id,
+                                       "user_id": viewer.user_id})
         except Exception:
-            # The request itself is still forwarded; the next one after the cooldown asks.
+            # The request was answered; the next one after the cooldown asks again.
             log.warning("asking %s for table %s failed", owner, table_id, exc_info=True)
 
     # ---- the owner ------------------------------------------------------------------
 
-    async def asked(self, table_id: str, asker: str) -> None:
-        """Another process asks for a table this one runs: hand it over at the next hand
-        boundary, if it may move (see the module's docstring)."""
+    async def asked(self, table_id: str, asker: str, user_id: int | None) -> None:
+        """Another process asks for a table this one runs, for the player ``user_id``: hand
+        it over at the next hand boundary, if it may move (see the module's docstring)."""
         table = self.host.tables.get(table_id)
         if table is None or table_id in self._moving:
             return
         self._moving.add(table_id)
         try:
-            refusal = await self._refusal(table, asker)
+            refusal = await self._refusal(table, asker, user_id)
             if refusal is not None:
                 log.info("table %s stays here, though %s asked for it: %s", table_id, asker,
                          refusal)
@@ -117,13 +114,15 @@ class TableMoves:
         finally:
             self._moving.discard(table_id)
 
-    async def _refusal(self, table: Table, asker: str) -> str | None:
+    async def _refusal(self, table: Table, asker: str, user_id: int | None) -> str | None:
         """Why the table may not move to ``asker`` now (None: it may)."""
         host = self.host
         if table.closed or table.lost:
             return "it is stopping here"
         if table.state.config.tournament is not None:
             return "a tournament's tables stay where its director puts them"
+        if not _plays_or_waits(table, user_id):
+            return "the player it was asked for neither sits nor waits there"
         arrived = host.arrived.get(table.id)
         if arrived is not None and asyncio.get_running_loop().time() - arrived < self.cooldown:
             return "it came here less than TABLE_MOVE_COOLDOWN ago"
@@ -184,6 +183,13 @@ class TableMoves:
         if not self._running_here(table):
             return
         table.deal_again()
+
+
+def _plays_or_waits(table: Table, user_id: int | None) -> bool:
+    """Whether a person sits at the table, has claimed a seat or is on its waiting list."""
+    state = table.state
+    return user_id is not None and (state.has_seat(user_id) or any(
+        p.user_id == user_id for p in state.waiting))
 
 
 def _moved() -> TableMoved:

@@ -9,6 +9,7 @@ this process.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 from collections.abc import Mapping
@@ -177,8 +178,11 @@ class Realtime:
 
         Raises the account errors of :func:`app.accounts.service.authenticate`
         for a bad, expired, revoked or banned session, :class:`ConnectionLimit` and
-        :class:`TableLimit`. Nothing awaits between the last check and the return, so a
-        caller that records the connection at once keeps every limit exact.
+        :class:`TableLimit`. Nothing awaits between the last check of this process's counts
+        and the return, so a caller that records the connection at once keeps every limit
+        exact; with other processes the account's sockets are counted in Redis first (a
+        caller must give the count back with :meth:`account_socket_gone` when the socket
+        closes).
         """
         token = session_token_from(auth if isinstance(auth, Mapping) else None, cookie_header)
         # Before any database work: a flood from one address is refused at no cost.
@@ -194,12 +198,62 @@ class Realtime:
                                          "a few seconds", retry_after=5) from error
             raise
         viewer = Viewer(user.id, user.public_id, user.display_name or "player", user.role)
-        # Again: others from this address may have connected while this one was checked.
-        self._check_address(address, anonymous=False)
-        if len(self.connections.sids(viewer.user_id)) >= self.settings.max_sockets_per_user:
-            raise TableLimit("too many connections for one account: close another tab",
-                             limit=self.settings.max_sockets_per_user)
+        await self._take_account_socket(viewer.user_id)
+        try:
+            # Again: others from this address may have connected while this one was checked.
+            self._check_address(address, anonymous=False)
+            if len(self.connections.sids(viewer.user_id)) >= self.settings.max_sockets_per_user:
+                raise _too_many_sockets(self.settings.max_sockets_per_user)
+        except HoldemError:
+            await self.account_socket_gone(viewer.user_id)
+            raise
         return viewer
+
+    async def _take_account_socket(self, user_id: int) -> None:
+        """With other processes: count one more socket of the user where every process
+        counts them (Redis), refusing one beyond ``MAX_SOCKETS_PER_USER`` in all. Counted
+        first and checked after, so connections racing on several processes never pass
+        the limit together; a process that died stops counting once it is not live."""
+        cluster = self.cluster
+        if cluster is None:
+            return
+        limit = self.settings.max_sockets_per_user
+        counts = await self._sockets_changed(cluster, user_id, 1)
+        try:
+            live = await self._live(cluster, user_id, counts)
+        except Exception:
+            await self.account_socket_gone(user_id)
+            raise
+        if sum(n for p, n in counts.items() if p in live) > limit:
+            await self.account_socket_gone(user_id)
+            raise _too_many_sockets(limit)
+
+    async def _live(self, cluster: Cluster, user_id: int, counts: dict[str, int]) -> set[str]:
+        """The processes whose counts count: the live ones. A process not known here is
+        looked up (it may have started since the last heartbeat); one that is gone has its
+        count dropped."""
+        live = self.host.live | {cluster.process_id}
+        if all(p in live for p, n in counts.items() if n > 0):
+            return live
+        live = {p.id for p in await self.host.leases.peers()} | {cluster.process_id}
+        if gone := [p for p in counts if p not in live]:
+            await cluster.forget_socket_counts(user_id, gone)
+        return live
+
+    async def account_socket_gone(self, user_id: int) -> None:
+        """A socket of the user that was counted closed (or was refused after all)."""
+        if self.cluster is not None:
+            with contextlib.suppress(ServiceUnavailable):
+                await self._sockets_changed(self.cluster, user_id, -1)
+
+    @staticmethod
+    async def _sockets_changed(cluster: Cluster, user_id: int, change: int) -> dict[str, int]:
+        try:
+            return await cluster.count_sockets(user_id, change)
+        except Exception as error:
+            log.warning("counting the sockets of user %s failed: %r", user_id, error)
+            raise ServiceUnavailable("the server cannot count your connections: try again "
+                                     "in a few seconds", retry_after=5) from error
 
     def _check_address(self, address: str, *, anonymous: bool) -> None:
         settings, connections = self.settings, self.connections
@@ -231,6 +285,10 @@ class Realtime:
         hooks.before_delete.append(before_delete)
         hooks.after_ban.append(after_ban)
         hooks.after_revoke.append(self.end_sessions)
+
+
+def _too_many_sockets(limit: int) -> TableLimit:
+    return TableLimit("too many connections for one account: close another tab", limit=limit)
 
 
 def refusal(error: HoldemError) -> socketio.exceptions.ConnectionRefusedError:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Connection, Table, and_, bindparam, func, insert, select, update
+from sqlalchemy import Connection, Table, and_, bindparam, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -371,6 +371,51 @@ async def _within_open_limit(session: AsyncSession, owner_id: int, limit: int) -
     if count >= limit:
         raise TableLimit(f"you already have {count} open tables: close one or play at "
                          "another", limit=limit)
+
+
+def within_seated_limit(user_id: int, table_id: str, limit: int) -> Write:
+    """A write, for the commit that seats a person at ``table_id``, refusing the seat
+    (:class:`TableLimit`) when they already sit at ``limit`` other open tables, as every
+    process stored them.
+
+    It runs after the buy-in, whose balance update locks the person's row until the
+    commit (SQLite: the database's one write lock), so seats taken at once on any number
+    of processes are counted in turn."""
+
+    async def check(session: AsyncSession) -> None:
+        seated = await seated_elsewhere(session, user_id, table_id)
+        if seated >= limit:
+            raise TableLimit(f"you are seated at {seated} tables: leave one first",
+                             limit=limit)
+
+    return check
+
+
+async def seated_elsewhere(session: AsyncSession, user_id: int, table_id: str) -> int:
+    """At how many open tables other than ``table_id`` the stored state seats the person
+    (in a seat, or claiming a bot's)."""
+    connection = await session.connection()
+    if is_sqlite(connection.engine.url):
+        count = await session.scalar(_SEATED_SQLITE, {"user_id": user_id, "table_id": table_id})
+    else:
+        count = await session.scalar(_SEATED_POSTGRES, {"user_id": str(user_id),
+                                                        "table_id": table_id})
+    return int(count or 0)
+
+
+# The stored players are a JSON list, read with each dialect's own JSON functions.
+_SEATED_SQLITE = text("""
+    SELECT count(*) FROM poker_tables AS t
+    WHERE t.status = 'open' AND t.id != :table_id AND EXISTS (
+        SELECT 1 FROM json_each(t.state, '$.players') AS seat
+        WHERE json_extract(seat.value, '$.person.user_id') = :user_id
+           OR json_extract(seat.value, '$.successor.person.user_id') = :user_id)""")
+_SEATED_POSTGRES = text("""
+    SELECT count(*) FROM poker_tables AS t
+    WHERE t.status = 'open' AND t.id <> :table_id AND EXISTS (
+        SELECT 1 FROM json_array_elements(t.state -> 'players') AS seat
+        WHERE seat -> 'person' ->> 'user_id' = :user_id
+           OR seat -> 'successor' -> 'person' ->> 'user_id' = :user_id)""")
 
 
 def _touches_house(movement: Movement) -> bool:

@@ -55,7 +55,7 @@ from app.table.errors import (
     TournamentSeat,
 )
 from app.table.state import Player, Successor, TableState, Viewer
-from app.table.store import Movement, Transfer
+from app.table.store import Movement, Transfer, within_seated_limit
 from app.table.waiting import WaitingList
 
 # What code outside app/table takes from here (TableServices: what opening a table takes).
@@ -375,7 +375,11 @@ class Table:
             player = Player(seat, person, buy_in, time_bank=self.core.settings.time_bank_seconds)
             self.state.players[seat] = player
             self.core.announce_sat(player)
-        return Movement(buy_ins=(Transfer(viewer.user_id, buy_in),), payouts=payouts)
+        # Counted where every process sees it, in the transaction that seats the person.
+        limit = within_seated_limit(viewer.user_id, self.id,
+                                    self.core.settings.max_seated_tables_per_user)
+        return Movement(buy_ins=(Transfer(viewer.user_id, buy_in),), payouts=payouts,
+                        writes=(limit,))
 
     async def leave(self, viewer: Viewer) -> dict[str, Any]:
         """Stand up: cashed out now, or when the hand you are in ends (at a tournament

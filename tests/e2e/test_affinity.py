@@ -14,6 +14,7 @@ from typing import Any, cast
 
 import httpx
 import pytest
+import socketio
 
 from tests.e2e.test_cluster import (  # noqa: F401 (fixtures)
     Cluster,
@@ -234,3 +235,43 @@ async def test_a_process_that_cached_the_old_owner_sends_to_the_new_one(
     assert await _forwarded(owner, "table:chat") == old_owner_forwarded
     for seat in seats:
         await seat.close()
+
+
+async def test_naming_watching_or_being_refused_at_a_table_never_moves_it(
+    default_cluster: Cluster  # noqa: F811
+) -> None:
+    # Every process but the owner is reached with ?table=<id> of a private table: a
+    # join and a seat without the invite are refused (invite_required), an anonymous
+    # connection joins nothing, and a spectator with the invite watches. None of them
+    # sits or waits there, so the owner hands nothing over: its lease and token stay.
+    cluster = default_cluster
+    creator, intruder, spectator = await _players(cluster, 3)
+    await creator.connect(cluster.servers[0])
+    created = await creator.ok("table:create", {
+        "name": "Private", "seats": 4, "small_blind": 5, "big_blind": 10, "private": True})
+    table_id, invite = created["table"]["table_id"], created["invite_code"]
+    await creator.close()
+    lease = await cluster.lease(table_id)
+    owner = cluster.by_pid(str(lease[0]))
+    for refused, server in enumerate(_others(cluster, owner), start=1):
+        await intruder.connect(server, table=table_id)
+        for event, payload in (("table:join", {"table_id": table_id}),
+                               ("table:sit", {"table_id": table_id, "seat": 0,
+                                              "buy_in": 1000})):
+            answer = await intruder.call(event, payload)
+            assert answer["error"]["code"] == "invite_required", answer
+        await intruder.close()
+        anonymous = socketio.AsyncClient(reconnection=False)
+        await anonymous.connect(f"{server.url}?table={table_id}", transports=["websocket"])
+        for join in ({"table_id": table_id}, {"table_id": table_id, "invite_code": invite}):
+            await anonymous.call("table:join", join, timeout=15)
+        await anonymous.disconnect()
+        await spectator.connect(server, table=table_id)
+        await spectator.ok("table:join", {"table_id": table_id, "invite_code": invite})
+        await spectator.ok("table:chat", {"table_id": table_id, "text": "just watching"})
+        await _until(lambda n=refused: _log(owner).count(f"table {table_id} stays here") >= n,
+                     "the owner hearing of the spectator's requests")
+        await spectator.close()
+    assert "neither sits nor waits there" in _log(owner)
+    assert f"table {table_id} goes to" not in _log(owner)
+    assert await cluster.lease(table_id) == lease

@@ -172,11 +172,12 @@ class Seat:
 
 
 class Cluster:
-    """Three ``holdem serve`` processes sharing a database and a Redis."""
+    """Three (``count``) ``holdem serve`` processes sharing a database and a Redis."""
 
-    def __init__(self, env: dict[str, str]) -> None:
+    def __init__(self, env: dict[str, str], count: int = 3) -> None:
         logs = Path(env["OUTBOX_DIR"]).parent
-        self.servers = [Server(env, free_port(), logs / f"server{n}.log") for n in range(3)]
+        self.servers = [Server(env, free_port(), logs / f"server{n}.log")
+                        for n in range(count)]
         self.database = Database(env["DATABASE_URL"])
 
     def kill_all(self) -> None:
@@ -256,8 +257,8 @@ def cluster_env(tmp_path: Path, postgres_template: str) -> Iterator[dict[str, st
 
 
 @contextlib.asynccontextmanager
-async def _running(env: dict[str, str]) -> AsyncIterator[Cluster]:
-    group = Cluster(env)
+async def _running(env: dict[str, str], count: int = 3) -> AsyncIterator[Cluster]:
+    group = Cluster(env, count)
     try:
         # The first to start runs the tournaments (tests ask the others to forward to it).
         await group.servers[0].start()

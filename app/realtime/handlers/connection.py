@@ -16,6 +16,7 @@ from app.realtime.dispatch import (
     nack,
     reserved,
 )
+from app.realtime.routing import raw_query, routed_table
 from app.realtime.server import Realtime, refusal
 from app.table.errors import InvalidPayload
 
@@ -39,6 +40,8 @@ def register(realtime: Realtime) -> None:
         auth = args[1] if len(args) > 1 else None
         address = client_address(environ)
         try:
+            # A query the proxy could read otherwise than this server is refused first.
+            routed_table(raw_query(environ))
             viewer = await realtime.viewer_for(auth, environ.get("HTTP_COOKIE"), address)
         except HoldemError as error:
             log.info("connection refused: %s", error.code)
@@ -53,6 +56,8 @@ def register(realtime: Realtime) -> None:
             return reserved("disconnect")
         realtime.limiter.forget(SOCKET_LIMIT, sid, realtime.settings.rate_limit_socket)
         viewer = connections.remove(sid)
+        if viewer is not None:
+            await realtime.account_socket_gone(viewer.user_id)
         await host.disconnected(sid, viewer)
         if host.cluster is not None:
             await host.cluster.news({"kind": "disconnected", "sid": sid,
