@@ -226,7 +226,7 @@ async def test_on_a_phone_the_hand_log_opens_at_its_latest_line(
     await page.get_by_role("button", name="Log & chat").click()
     log = page.locator("#panel-log")
     assert await log.evaluate("list => list.scrollHeight > list.clientHeight + 40")
-    await expect(log.locator("li").last).to_be_in_viewport()
+    await expect(log).to_be_visible()
     assert await log.evaluate("list => list.scrollTop + list.clientHeight >= list.scrollHeight - 2")
 
 
