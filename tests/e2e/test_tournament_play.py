@@ -311,7 +311,11 @@ async def test_no_deal_while_a_bot_is_in_and_no_hand_is_ever_voided_by_one(
                                           and d["event"]["seat"] == mine
                                           and d["event"]["all_in"], timeout=30)
         refused = await me.client.call("tournament:deal", {"tournament_id": tid})
-        assert refused.get("error", {}).get("code") == "deal_unavailable", refused
+        # A bot that calls the shove can end the sit & go in that hand: then there is no
+        # tournament left to deal in, and no deal either way.
+        code = refused.get("error", {}).get("code")
+        assert code == "deal_unavailable" or (
+            code == "tournament_not_found" and service.get(tid).deal is None), refused
         ended = await me.client.wait_for("table:event", lambda d: is_event("hand_ended")(d)
                                          and d["hand_id"] == shoved["hand_id"])
 
