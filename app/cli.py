@@ -149,9 +149,10 @@ def cmd_outbox(args: argparse.Namespace) -> int:
     shown = mails[-args.last:]
     if args.json:
         print(json.dumps(shown))
-    elif not shown:
+        return 0
+    if not shown:
         print(f"no mail{f' to {args.to}' if args.to else ''} in {folder}")
-    for mail in shown if not args.json else ():
+    for mail in shown:
         print(f"{mail['file']}\n  To: {mail['to']}\n  Subject: {mail['subject']}")
         print("".join(f"  {link}\n" for link in mail["links"]), end="")
     return 0

@@ -96,11 +96,15 @@ class Lobby:
         settings = self.host.services.settings
         if owner is None or owner.is_admin:
             return await self._open(owner, data, None)
-        await self.host.services.limiter.hit("table_create", str(owner.user_id),
-                                             settings.rate_limit_table_create)
+        await self._count_opening(owner)
         # One creation at a time per player here; the database orders the processes.
         async with self._user_locks[owner.user_id]:
             return await self._open(owner, data, settings.max_open_tables_per_user)
+
+    async def _count_opening(self, player: Viewer) -> None:
+        """One more table this player opened, within ``RATE_LIMIT_TABLE_CREATE``."""
+        await self.host.services.limiter.hit("table_create", str(player.user_id),
+                                             self.host.services.settings.rate_limit_table_create)
 
     async def _open(self, owner: Viewer | None, data: TableCreate, limit: int | None
                     ) -> Table:
@@ -176,11 +180,8 @@ class Lobby:
         It is nobody's own: it does not count among the player's open tables once they
         leave it to the bots, and it closes when nobody has played there for a while. The
         opening still counts toward how often the player may open tables."""
-        self.host.require_running()
-        settings = self.host.services.settings
         if not viewer.is_admin:
-            await self.host.services.limiter.hit("table_create", str(viewer.user_id),
-                                                 settings.rate_limit_table_create)
+            await self._count_opening(viewer)
         return await self._open(None, TableCreate(
             name=f"NL {data.small_blind}/{data.big_blind}", seats=QUICK_SEAT_SEATS,
             small_blind=data.small_blind, big_blind=data.big_blind,

@@ -35,8 +35,9 @@ def routed_table(query: str) -> str | None:
     """The table a raw (undecoded) query string names, as the proxy reads it; None when
     it names none. Raises :class:`InvalidQuery` for a query the proxy and this server
     could read differently."""
-    named = [piece.partition("=") for piece in query.split("&")
-             if unquote_plus(piece.partition("=")[0]).lower() == TABLE_ARGUMENT]
+    arguments = (piece.partition("=") for piece in query.split("&"))
+    named = [argument for argument in arguments
+             if unquote_plus(argument[0]).lower() == TABLE_ARGUMENT]
     if not named:
         return None
     if len(named) > 1:

@@ -85,14 +85,12 @@ async def _count_chips_at_table(session: AsyncSession, table: TableRecord,
 
 def _settle_up(table: TableRecord, lines: dict[int, _Line], is_open: bool) -> SettleUpPublic:
     public = [_line_public(line) for line in sorted(
-        lines.values(), key=lambda line: (line.user.email == HOUSE_EMAIL,
-                                          -(line.cashed_out + line.at_table - line.bought_in),
+        lines.values(), key=lambda line: (line.user.email == HOUSE_EMAIL, -_net(line),
                                           line.user.id))]
-    by_user = {line.user.id: line for line in lines.values()}
-    results = {user_id: _net(line) for user_id, line in by_user.items()}
+    results = {user_id: _net(line) for user_id, line in lines.items()}
     transfers = [TransferPublic(
-        payer=_name(by_user[t.payer].user), payer_public_id=_public_id(by_user[t.payer].user),
-        payee=_name(by_user[t.payee].user), payee_public_id=_public_id(by_user[t.payee].user),
+        payer=_name(lines[t.payer].user), payer_public_id=_public_id(lines[t.payer].user),
+        payee=_name(lines[t.payee].user), payee_public_id=_public_id(lines[t.payee].user),
         amount=t.amount) for t in fewest_transfers(results)]
     return SettleUpPublic(table_id=table.id, name=table.name, open=is_open, lines=public,
                           transfers=transfers)

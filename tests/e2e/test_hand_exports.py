@@ -14,19 +14,10 @@ from typing import Any
 import httpx
 
 from tests.conftest import Accounts
+from tests.e2e.test_hands_api import _fold_one_hand
 from tests.poker.export_checks import check_stars_against_phh, parse_stars
-from tests.realtime.harness import LiveServer, PlayingTable, seat_players
+from tests.realtime.harness import LiveServer, seat_players
 from tests.test_cli_server import holdem, one_error_line
-
-
-async def _fold_one_hand(server: LiveServer, players: Accounts, connect: Any) -> PlayingTable:
-    """Seat 0 (AsAh) raises, seat 1 (KsKh) folds: neither hand is shown."""
-    server.decks.stack_seats({0: "AsAh", 1: "KsKh"}, "2c3d4h9s8c")
-    table = await seat_players(players, connect, [500, 500])
-    await table.act("raise", 30, seat=0)
-    await table.act("fold", seat=1)
-    await table.hand_ended()
-    return table
 
 
 def _range() -> dict[str, str]:

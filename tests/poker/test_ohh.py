@@ -31,7 +31,7 @@ from tests.poker.export_checks import (
 from tests.poker.ohh_schema import SCHEMA
 from tests.poker.stacked_decks import stacked_deck
 from tests.poker.test_engine_run_it_twice import twice_deck
-from tests.poker.test_pokerstars import side_pot_hand
+from tests.poker.test_pokerstars import folded_shown_and_mucked_hand, side_pot_hand
 from tests.poker.test_run_it_twice_history import three_way_run_twice
 
 _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
@@ -146,18 +146,7 @@ def test_a_hand_with_antes_side_pots_and_an_uncalled_bet_is_written_to_the_spec(
 
 
 def test_a_player_gets_only_their_own_cards_and_the_cards_shown() -> None:
-    deck = stacked_deck(["AhAd", "KsKc", "QsQd"], "2c 7d 9h 3s 4c")
-    hand, _ = Hand.start({0: 500, 1: 500, 2: 500}, button=2, stakes=Stakes(5, 10), deck=deck)
-    hand.call(2)
-    hand.fold(0)
-    hand.check(1)
-    for _ in range(3):
-        hand.check(1)
-        hand.check(2)
-    while not hand.is_complete:
-        actor = hand.actor
-        (hand.show if actor == 1 else hand.muck)(actor)  # type: ignore[arg-type]
-    for data, view in every_view(hand):
+    for data, view in every_view(folded_shown_and_mucked_hand()):
         check_ohh(data, view)
         text = json.dumps(data)
         assert '"Ks"' in text

@@ -29,7 +29,7 @@ from tests.poker.export_checks import (
 )
 from tests.poker.stacked_decks import stacked_deck
 from tests.poker.test_engine_run_it_twice import twice_deck
-from tests.poker.test_run_it_twice_history import three_way_run_twice
+from tests.poker.test_run_it_twice_history import run_twice_after_the_flop, three_way_run_twice
 
 _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
 
@@ -92,7 +92,8 @@ def test_eastern_time_follows_the_us_daylight_saving_rule() -> None:
     assert at(2026, 11, 1, 6, 0) == "11/01 01:00"
 
 
-def test_a_player_sees_only_their_own_cards_and_the_hands_shown() -> None:
+def folded_shown_and_mucked_hand() -> Hand:
+    """ann folds aces, bob shows kings at the showdown, cy mucks her queens."""
     deck = stacked_deck(["AhAd", "KsKc", "QsQd"], "2c 7d 9h 3s 4c")
     hand, _ = Hand.start({0: 500, 1: 500, 2: 500}, button=2, stakes=Stakes(5, 10), deck=deck)
     hand.call(2)
@@ -101,10 +102,14 @@ def test_a_player_sees_only_their_own_cards_and_the_hands_shown() -> None:
     for _ in range(3):
         hand.check(1)
         hand.check(2)
-    while not hand.is_complete:  # bob shows kings, cy mucks her queens
+    while not hand.is_complete:
         actor = hand.actor
         (hand.show if actor == 1 else hand.muck)(actor)  # type: ignore[arg-type]
-    for text, view in every_view(hand):
+    return hand
+
+
+def test_a_player_sees_only_their_own_cards_and_the_hands_shown() -> None:
+    for text, view in every_view(folded_shown_and_mucked_hand()):
         check_stars(text, view)
         cards = set(re.findall(r"[2-9TJQKA][cdhs]", "".join(
             line for line in text.splitlines() if "[" in line and "Board" not in line
@@ -199,16 +204,7 @@ def test_a_hand_run_twice_has_two_boards_and_two_showdowns() -> None:
 
 
 def test_a_hand_run_twice_after_the_flop_shares_the_flop() -> None:
-    deck = twice_deck(["AhAd", "KsKc"], "2c 7d Kd 3s 4c", "8s 5d", shared=3)
-    hand, _ = Hand.start({0: 1000, 1: 1000}, button=0, stakes=Stakes(5, 10), deck=deck,
-                         run_it_twice=True)
-    hand.call(0)
-    hand.check(1)
-    hand.all_in(1)
-    hand.call(0)
-    hand.run_twice(1)
-    hand.run_twice(0)
-    text, view = exported(hand, 0)
+    text, view = exported(run_twice_after_the_flop(), 0)
     for line in ("*** FLOP *** [2c 7d Kd]", "*** FIRST TURN *** [2c 7d Kd] [3s]",
                  "*** SECOND TURN *** [2c 7d Kd] [8s]",
                  "*** SECOND RIVER *** [2c 7d Kd 8s] [5d]"):

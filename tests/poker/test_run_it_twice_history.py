@@ -48,7 +48,8 @@ def test_a_hand_run_twice_replays_from_its_phh_to_the_same_boards_and_stacks() -
     assert to_phh(again.hand) == to_phh(hand)
 
 
-def test_a_hand_run_twice_after_the_flop_replays_with_the_flop_on_both_boards() -> None:
+def run_twice_after_the_flop() -> Hand:
+    """Heads-up, all in on a 2c 7d Kd flop and run twice: 3s 4c, then 8s 5d."""
     deck = twice_deck(["AhAd", "KsKc"], "2c 7d Kd 3s 4c", "8s 5d", shared=3)
     hand, _ = Hand.start({0: 1000, 1: 1000}, button=0, stakes=Stakes(5, 10), deck=deck,
                          run_it_twice=True)
@@ -58,6 +59,11 @@ def test_a_hand_run_twice_after_the_flop_replays_with_the_flop_on_both_boards() 
     hand.call(0)
     hand.run_twice(1)
     hand.run_twice(0)
+    return hand
+
+
+def test_a_hand_run_twice_after_the_flop_replays_with_the_flop_on_both_boards() -> None:
+    hand = run_twice_after_the_flop()
     text = to_phh(hand)
     assert tomllib.loads(text)["_second_board"] == ["8s", "5d"]
     assert replay(text).hand.boards() == hand.boards()
