@@ -40,7 +40,8 @@ from app.poker import cards as our_cards
 from app.poker.engine import Hand
 from app.poker.events import ActionKind, BlindPosted, BoardDealt, PlayerActed, PotAwarded
 from app.poker.state import Game, Phase, SeatStatus, Stakes
-from tests.poker.pokerkit_oracle import AUTOMATIONS, Divergence, pokerkit_shares
+from tests.poker.pokerkit_oracle import AUTOMATIONS, Divergence, _free_checks, pokerkit_shares
+from tests.poker.pokerkit_oracle import _act as act_at
 from tests.poker.random_hands import reference_stacks
 
 
@@ -184,26 +185,7 @@ def feed(state: State, hand: Hand, fed: int, verdict: Verdict) -> int:
 
 
 def _act(state: State, hand: Hand, event: PlayerActed) -> None:
-    pos = next(i for i, s in enumerate(hand.seats) if s.number == event.seat)
-    _free_checks(state, pos)
-    if state.actor_index != pos:
-        raise Divergence(f"pokerkit has p{(state.actor_index or 0) + 1} to act, we {event}")
-    if event.action is ActionKind.FOLD:
-        state.fold()
-    elif event.action in (ActionKind.CHECK, ActionKind.CALL):
-        if state.checking_or_calling_amount != event.amount:
-            raise Divergence(f"pokerkit calls {state.checking_or_calling_amount}, we {event}")
-        state.check_or_call()
-    else:
-        state.complete_bet_or_raise_to(event.total)
-
-
-def _free_checks(state: State, actor: int | None) -> None:
-    while state.actor_index is not None and state.actor_index != actor:
-        if state.checking_or_calling_amount != 0:
-            raise Divergence(f"pokerkit wants p{state.actor_index + 1} to call "
-                             f"{state.checking_or_calling_amount}, we moved on (to p{actor})")
-        state.check_or_call()
+    act_at(state, next(i for i, s in enumerate(hand.seats) if s.number == event.seat), event)
 
 
 def _compare(state: State, hand: Hand, verdict: Verdict, rng: Random) -> None:
