@@ -321,7 +321,8 @@ async def test_no_deal_while_a_bot_is_in_and_no_hand_is_ever_voided_by_one(
 
     assert ended["event"]["type"] == "hand_ended"
     assert not [e for e in me.client.events() if e["type"] == "hand_voided"]
-    assert service.get(tid).deal is None
+    over = tid not in service.tournaments  # the bot's call may have ended the sit & go
+    assert over or service.get(tid).deal is None
 
 
 @pytest.fixture
