@@ -147,10 +147,10 @@ def equity(
     deals = deal_count(spot.unseen.size, spot.unknown, 5 - len(spot.board))
     if deals <= exact_threshold:
         counts = _tally_all(spot, _exact_deals(spot))
-        return _result(spot, counts, deals, exact=True)
+        return equity_result(spot.holes, counts, deals, exact=True)
     rng = np.random.default_rng(seed)
     counts = _tally_all(spot, _random_deals(spot, rng, iterations))
-    return _result(spot, counts, iterations, exact=False)
+    return equity_result(spot.holes, counts, iterations, exact=False)
 
 
 def equity_work(
@@ -318,7 +318,7 @@ def _tally_all(spot: _Spot, deals: Iterator[_Deals]) -> npt.NDArray[np.int64]:
     players = len(spot.holes)
     counts = np.zeros((players, players + 1), dtype=np.int64)
     for holes, boards in deals:
-        counts += _tally(_ranks(spot, holes, boards))
+        counts += tally_best(_ranks(spot, holes, boards))
     return counts
 
 
@@ -335,8 +335,9 @@ def _ranks(spot: _Spot, holes: list[Words], boards: Words) -> npt.NDArray[np.int
     return np.asarray(rank_batch(ids), dtype=np.int64).reshape(players, size)
 
 
-def _tally(ranks: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """counts[p, k]: deals on which hand p is one of exactly k best hands (k = 1 is a win)."""
+def tally_best(ranks: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """counts[p, k]: deals on which hand p is one of exactly k best hands (k = 1 is a win),
+    from ``ranks[p, deal]``."""
     players = ranks.shape[0]
     top = ranks == ranks.max(axis=0)
     sharing = np.add.reduce(top, axis=0, dtype=np.uint8)
@@ -346,12 +347,13 @@ def _tally(ranks: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return counts
 
 
-def _result(spot: _Spot, counts: npt.NDArray[np.int64], deals: int, *, exact: bool
-            ) -> EquityResult:
-    """Fractions from the counts; the stderr of the mean share per deal for Monte Carlo."""
+def equity_result(holes: Sequence[tuple[Card, ...] | None], counts: npt.NDArray[np.int64],
+                  deals: int, *, exact: bool) -> EquityResult:
+    """Fractions from :func:`tally_best`'s counts over ``deals``; the stderr of the mean
+    share per deal for Monte Carlo."""
     split = 1.0 / np.maximum(np.arange(counts.shape[1]), 1)
     hands = []
-    for hole, row in zip(spot.holes, counts, strict=True):
+    for hole, row in zip(holes, counts, strict=True):
         share = float(row @ split) / deals
         square = float(row @ split**2) / deals
         stderr = 0.0 if exact else sqrt(max(square - share * share, 0.0) / deals)

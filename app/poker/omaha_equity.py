@@ -15,7 +15,7 @@ board ranks every hand's 60 or 100 two-and-three hands at once
 from __future__ import annotations
 
 from collections.abc import Sequence
-from math import comb, sqrt
+from math import comb
 
 import numpy as np
 import numpy.typing as npt
@@ -27,14 +27,15 @@ from app.poker.equity import (
     MIN_PLAYERS,
     CardsLike,
     EquityResult,
-    HandEquity,
     InvalidBoard,
     InvalidHoleCards,
     InvalidPlayerCount,
     InvalidSampling,
     check_distinct,
     combination_ids,
+    equity_result,
     natural_cards,
+    tally_best,
 )
 from app.poker.omaha import rank_omaha_on_boards
 
@@ -73,13 +74,13 @@ def omaha_equity(
         rest = combination_ids(unseen, to_deal)
         for start in range(0, len(rest), _CHUNK):
             counts += _tally(_boards(known_ids, rest[start:start + _CHUNK]), hole_ids)
-        return _result(holes, counts, boards, exact=True)
+        return equity_result(holes, counts, boards, exact=True)
     rng = np.random.default_rng(seed)
     for start in range(0, iterations, _CHUNK):
         size = min(_CHUNK, iterations - start)
         picks = rng.random((size, len(unseen))).argpartition(to_deal, axis=1)[:, :to_deal]
         counts += _tally(_boards(known_ids, unseen[picks]), hole_ids)
-    return _result(holes, counts, iterations, exact=False)
+    return equity_result(holes, counts, iterations, exact=False)
 
 
 def _validate(hands: Sequence[CardsLike], board: CardsLike, dead: CardsLike
@@ -113,24 +114,4 @@ def _boards(known: npt.NDArray[np.int64], rest: npt.NDArray[np.int64]) -> npt.ND
 
 def _tally(boards: npt.NDArray[np.int64], holes: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     """counts[p, k]: boards on which hand p is one of exactly k best hands (k = 1: a win)."""
-    ranks = rank_omaha_on_boards(boards, holes)
-    top = ranks == ranks.max(axis=1, keepdims=True)
-    sharing = top.sum(axis=1)
-    players = holes.shape[0]
-    counts = np.zeros((players, players + 1), dtype=np.int64)
-    for k in range(1, players + 1):
-        counts[:, k] = np.count_nonzero(top & (sharing == k)[:, None], axis=0)
-    return counts
-
-
-def _result(holes: list[tuple[Card, ...]], counts: npt.NDArray[np.int64], boards: int, *,
-            exact: bool) -> EquityResult:
-    split = 1.0 / np.maximum(np.arange(counts.shape[1]), 1)
-    out = []
-    for hole, row in zip(holes, counts, strict=True):
-        share = float(row @ split) / boards
-        square = float(row @ split**2) / boards
-        stderr = 0.0 if exact else sqrt(max(square - share * share, 0.0) / boards)
-        out.append(HandEquity(hole, int(row[1]) / boards, int(row[2:].sum()) / boards, share,
-                              stderr))
-    return EquityResult(tuple(out), exact, boards)
+    return tally_best(rank_omaha_on_boards(boards, holes).T)
