@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from app.poker.cards import Card
+from app.poker.cards import format_cards
 from app.poker.events import (
     ActionKind,
     AntePosted,
@@ -59,11 +59,6 @@ def to_pokerstars(view: ExportView) -> str:
              *_dealt(view), *play.lines(), *_showdowns(view), *_finish(view),
              *_summary(view, play)]
     return "\n".join(lines) + "\n"
-
-
-def cards_text(cards: tuple[Card, ...] | list[Card]) -> str:
-    """Cards as PokerStars writes them: ``Ah Kd``."""
-    return " ".join(map(str, cards))
 
 
 # ---- header and seats ------------------------------------------------------------------
@@ -130,7 +125,7 @@ def _dealt(view: ExportView) -> list[str]:
         if isinstance(e, HoleCardsDealt):
             cards = view.cards_of(view.position(e.seat))
             if cards is not None:
-                lines.append(f"Dealt to {view.name(e.seat)} [{cards_text(cards)}]")
+                lines.append(f"Dealt to {view.name(e.seat)} [{format_cards(cards, ' ')}]")
     return lines
 
 
@@ -207,8 +202,8 @@ def _street_line(view: ExportView, run: str, e: BoardDealt) -> str:
     before = board[: {Phase.FLOP: 0, Phase.TURN: 3, Phase.RIVER: 4}[e.street]]
     title = f"{run} {e.street.value.upper()}".strip()
     if not before:
-        return f"*** {title} *** [{cards_text(e.cards)}]"
-    return f"*** {title} *** [{cards_text(before)}] [{cards_text(e.cards)}]"
+        return f"*** {title} *** [{format_cards(e.cards, ' ')}]"
+    return f"*** {title} *** [{format_cards(before, ' ')}] [{format_cards(e.cards, ' ')}]"
 
 
 def _pot_name(pot: int, count: int) -> str:
@@ -240,7 +235,7 @@ def _showdowns(view: ExportView) -> list[str]:
         for e in reveals:
             name = view.name(e.seat)
             if isinstance(e, HandShown):
-                lines.append(f"{name}: shows [{cards_text(e.cards)}] "
+                lines.append(f"{name}: shows [{format_cards(e.cards, ' ')}] "
                              f"({describe(e.cards, board)})")
             else:
                 lines.append(f"{name}: mucks hand")
@@ -280,10 +275,10 @@ def _summary(view: ExportView, play: _Play) -> list[str]:
     lines = ["*** SUMMARY ***", f"{line} | Rake 0"]
     if view.run_twice:
         first, second = hand.boards()
-        lines += ["Hand was run twice", f"FIRST Board [{cards_text(first)}]",
-                  f"SECOND Board [{cards_text(second)}]"]
+        lines += ["Hand was run twice", f"FIRST Board [{format_cards(first, ' ')}]",
+                  f"SECOND Board [{format_cards(second, ' ')}]"]
     elif hand.board:
-        lines.append(f"Board [{cards_text(hand.board)}]")
+        lines.append(f"Board [{format_cards(hand.board, ' ')}]")
     return lines + [_seat_result(view, play, p) for p in _by_seat(view)]
 
 
@@ -317,8 +312,8 @@ def _seat_result(view: ExportView, play: _Play, position: int) -> str:
         for run, board in enumerate(view.hand.boards()):
             won, made = _won(view, position, run), describe(shown.cards, board)
             parts.append(f"won ({won}) with {made}" if won else f"lost with {made}")
-        return f"{head} showed [{cards_text(shown.cards)}] and " + ", and ".join(parts)
+        return f"{head} showed [{format_cards(shown.cards, ' ')}] and " + ", and ".join(parts)
     if any(isinstance(e, HandMucked) and e.seat == number for e in view.hand.history):
         cards = view.cards_of(position)
-        return f"{head} mucked" + (f" [{cards_text(cards)}]" if cards else "")
+        return f"{head} mucked" + (f" [{format_cards(cards, ' ')}]" if cards else "")
     return f"{head} collected ({_won(view, position)})"
