@@ -24,7 +24,7 @@ from app.poker.cards import Deck
 from app.poker.engine import Hand
 from app.poker.events import ActionKind
 from app.poker.hand_class import class_of
-from app.poker.state import Phase, Stakes
+from app.poker.state import Game, Phase, Stakes
 from app.poker.tendencies import Tendencies, observe
 from app.poker.view import view
 
@@ -87,24 +87,30 @@ class Match:
 
 
 def exploit_action(exploit: Exploit, hand: Hand) -> tuple[ActionKind, int | None]:
-    """What ``exploit`` does now (it mucks a beaten hand at the showdown)."""
+    """What ``exploit`` does now (it mucks a beaten hand at the showdown). In a pot- or
+    fixed-limit game, where a shove is rarely legal, "shove" bets or raises the most
+    the limit allows."""
     legal = {a.action: a for a in hand.legal_actions()}
     if ActionKind.MUCK in legal:
         return ActionKind.MUCK, None
     wanted = {
-        Exploit.SHOVE: (ActionKind.ALL_IN, ActionKind.CALL, ActionKind.CHECK),
+        Exploit.SHOVE: (ActionKind.ALL_IN, ActionKind.RAISE, ActionKind.BET, ActionKind.CALL,
+                        ActionKind.CHECK),
         Exploit.CALL_DOWN: (ActionKind.CHECK, ActionKind.CALL, ActionKind.ALL_IN),
         Exploit.MIN_RAISE: (ActionKind.RAISE, ActionKind.BET, ActionKind.CALL,
                             ActionKind.CHECK, ActionKind.ALL_IN),
         Exploit.FOLD: (ActionKind.CHECK, ActionKind.FOLD),
     }[exploit]
     kind = next(k for k in wanted if k in legal)
-    return kind, legal[kind].min if kind in (ActionKind.RAISE, ActionKind.BET) else None
+    if kind not in (ActionKind.RAISE, ActionKind.BET):
+        return kind, None
+    return kind, legal[kind].max if exploit is Exploit.SHOVE else legal[kind].min
 
 
 def play_match(players: Mapping[int, Player], *, hands: int, depth_bb: float, seed: int,
-               iterations: int = DEFAULT_ITERATIONS) -> Match:
-    """Play ``hands`` hands at a table of ``players`` (seat -> style or exploit)."""
+               iterations: int = DEFAULT_ITERATIONS, game: Game = Game.NLHE) -> Match:
+    """Play ``hands`` hands of ``game`` at a table of ``players`` (seat -> style or
+    exploit)."""
     rng = Random(seed)
     reads: dict[str, Tendencies] = {}
     names = {seat: str(seat) for seat in players}
@@ -114,7 +120,8 @@ def play_match(players: Mapping[int, Player], *, hands: int, depth_bb: float, se
     decisions: list[Decision] = []
     for n in range(hands):
         hand, _ = Hand.start(dict.fromkeys(order, stack), button=order[n % len(order)],
-                             stakes=STAKES, deck=Deck(rng=Random(seed * 100_003 + n)))
+                             stakes=STAKES, deck=Deck(rng=Random(seed * 100_003 + n)),
+                             game=game)
         by_seat = {seat: reads[names[seat]] for seat in order if names[seat] in reads}
         while not hand.is_complete:
             seat = hand.actor

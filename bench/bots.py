@@ -2,6 +2,7 @@
 against bots, in big blinds per 100 hands with a 95% confidence interval.
 
     .venv/bin/python bench/bots.py [--hands 5000] [--seed 31] [--iterations 200]
+    .venv/bin/python bench/bots.py --game plo [--hands 2000]
 
 ``--iterations`` is the deals sampled per decision after the flop (the table's default).
 
@@ -12,6 +13,10 @@ facing the all-in of a player who has moved all-in every hand so far calls; at 1
 blinds or fewer the bots' pushes into unopened pots and their calls in the big blind
 against a small blind's push agree with the push/fold chart; and the time of one
 decision (p50, p99, max) at these six-seat tables. Prints Markdown for RESULTS.md.
+
+With ``--game`` other than ``nlhe`` (``flhe``, ``plhe``, ``plo``, ``plo5``) it plays the
+exploits of that game at 100 big blinds ("shove" bets the most the limit allows) and
+times the decisions; the charts' checks are No-Limit's and are left out.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from app.poker.bots import DEFAULT_ITERATIONS, BotStyle
 from app.poker.events import ActionKind
 from app.poker.hand_class import class_index
 from app.poker.pushfold import PUSH_FOLD_BB, calls, pushes
+from app.poker.state import Game
 from bench.bot_matches import Decision, Exploit, Match, Player, play_match
 
 T, L, A = BotStyle.TIGHT, BotStyle.LOOSE, BotStyle.AGGRESSIVE
@@ -46,16 +52,20 @@ def cell(match: Match, player: Player) -> str:
     return f"{mean:+.0f} ± {half:.0f}"
 
 
-def exploit_rows(hands: int, seed: int, iterations: int) -> tuple[list[str], list[Match]]:
+def exploit_rows(hands: int, seed: int, iterations: int, game: Game = Game.NLHE
+                 ) -> tuple[list[str], list[Match]]:
     lines = ["| exploit (seat 0) | " + " | ".join(f"vs 5 {t}" for t in TABLES) + " |",
              "|---" * (len(TABLES) + 1) + "|"]
     matches = []
     for number, (exploit, depth) in enumerate(EXPLOITS):
+        if game is not Game.NLHE and depth != 100:
+            continue
         cells = []
         for offset, styles in enumerate(TABLES.values()):
             players: dict[int, Player] = {0: exploit, **dict(enumerate(styles, start=1))}
             match = play_match(players, hands=hands, depth_bb=depth,
-                               seed=seed + 10 * number + offset, iterations=iterations)
+                               seed=seed + 10 * number + offset, iterations=iterations,
+                               game=game)
             matches.append(match)
             cells.append(cell(match, exploit))
         lines.append(f"| {exploit.value}, {depth:.0f} bb | " + " | ".join(cells) + " |")
@@ -117,7 +127,15 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=31)
     parser.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS)
+    parser.add_argument("--game", type=Game, default=Game.NLHE, choices=list(Game))
     args = parser.parse_args()
+    if args.game is not Game.NLHE:
+        rows, matches = exploit_rows(args.hands, args.seed, args.iterations, args.game)
+        print(f"{args.game.label}: {args.hands:,} hands per match, seed {args.seed}; the "
+              "exploiter's big blinds per 100 hands, 95% confidence interval:\n")
+        print("\n".join(rows) + "\n")
+        print(timing([d for m in matches for d in m.decisions]))
+        return
     exploits, ex_matches = exploit_rows(args.hands, args.seed, args.iterations)
     bots, bot_matches = bot_rows(args.hands, args.seed, args.iterations)
     print(f"{args.hands:,} hands per match, seed {args.seed}; the exploiter's big blinds per "

@@ -66,9 +66,29 @@ class Game(StrEnum):
     PLO5 = "plo5"
 
     @property
+    def label(self) -> str:
+        """The game's name as players write it.
+
+        >>> Game.PLO5.label
+        '5-Card Pot-Limit Omaha'
+        """
+        return _TITLES[self]
+
+    @property
+    def short(self) -> str:
+        """The game's short name in a table's title: ``NL``, ``FL``, ``PL``, ``PLO``, ``PLO5``."""
+        return _SHORT[self]
+
+    @property
     def hole_cards(self) -> int:
         """Hole cards dealt to each seat: 2, or 4 and 5 in Omaha."""
         return {Game.PLO: 4, Game.PLO5: 5}.get(self, 2)
+
+    @property
+    def max_seats(self) -> int:
+        """The most seats one deck deals: every seat's hole cards, five board cards and
+        three burns (eight seats in 5-card Omaha, else ten)."""
+        return min(MAX_SEATS, (52 - 8) // self.hole_cards)
 
     @property
     def omaha(self) -> bool:
@@ -84,6 +104,14 @@ class Game(StrEnum):
     def fixed_limit(self) -> bool:
         """Whether bets and raises are of one fixed size, with a cap per street."""
         return self is Game.FLHE
+
+
+_TITLES = {
+    Game.NLHE: "No-Limit Hold'em", Game.FLHE: "Fixed-Limit Hold'em",
+    Game.PLHE: "Pot-Limit Hold'em", Game.PLO: "Pot-Limit Omaha",
+    Game.PLO5: "5-Card Pot-Limit Omaha",
+}
+_SHORT = {Game.NLHE: "NL", Game.FLHE: "FL", Game.PLHE: "PL", Game.PLO: "PLO", Game.PLO5: "PLO5"}
 
 
 class SeatStatus(StrEnum):

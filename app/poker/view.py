@@ -38,6 +38,7 @@ def view(hand: Hand, viewer: int | None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "viewer": viewer,
         "phase": hand.phase.value,
+        "game": hand.game.value,
         "button": hand.button,
         "small_blind_seat": hand.seats[hand.small_blind_position].number,
         "big_blind_seat": hand.seats[hand.big_blind_position].number,

@@ -19,7 +19,7 @@ from collections import defaultdict
 from typing import Any
 
 from app.errors import HoldemError
-from app.poker.state import Stakes
+from app.poker.state import Game, Stakes
 from app.realtime.connections import LOBBY_ROOM
 from app.realtime.errors import NotYourTable
 from app.realtime.hosting import TableHost
@@ -125,7 +125,7 @@ class Lobby:
             bots=data.bots, bot_count=data.bot_count if data.bots else 0,
             bot_style=data.bot_style, bomb_pot_every=data.bomb_pot_every,
             bomb_pot_ante=(data.bomb_pot_ante or 2 * data.big_blind) if data.bomb_pot_every else 0,
-            run_it_twice=data.run_it_twice,
+            run_it_twice=data.run_it_twice, game=Game(data.game),
             host=Person(owner.user_id, owner.public_id, owner.name) if owner else None,
         )
         return await self.host.open(secrets.token_hex(6), config,
@@ -183,8 +183,9 @@ class Lobby:
         if not viewer.is_admin:
             await self._count_opening(viewer)
         return await self._open(None, TableCreate(
-            name=f"NL {data.small_blind}/{data.big_blind}", seats=QUICK_SEAT_SEATS,
-            small_blind=data.small_blind, big_blind=data.big_blind,
+            name=f"{Game(data.game).short} {data.small_blind}/{data.big_blind}",
+            seats=QUICK_SEAT_SEATS, small_blind=data.small_blind, big_blind=data.big_blind,
+            game=data.game,
             bots=data.bots, bot_count=QUICK_SEAT_BOTS if data.bots else 0), None)
 
     async def _discard(self, table: Table) -> None:
@@ -235,8 +236,8 @@ class Lobby:
             return None
         best: tuple[int, str] | None = None
         for t in await self.host.cluster.listing():
-            if (t["private"] or (t["small_blind"], t["big_blind"])
-                    != (data.small_blind, data.big_blind)
+            if (t["private"] or (t["small_blind"], t["big_blind"], t.get("game", "nlhe"))
+                    != (data.small_blind, data.big_blind, data.game)
                     or (t["seated"] >= t["seats"] and not t["bots"])):
                 continue
             people = t["seated"] - t["bots"]
@@ -257,7 +258,8 @@ class Lobby:
             if (config.private or table.closed or state.has_seat(viewer.user_id)
                     or config.tournament is not None):
                 continue
-            if (stakes.small_blind, stakes.big_blind) != (data.small_blind, data.big_blind):
+            if ((stakes.small_blind, stakes.big_blind, config.game)
+                    != (data.small_blind, data.big_blind, data.game)):
                 continue
             seats = state.free_seats() or state.bot_seats()
             if not seats:

@@ -11,10 +11,17 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.poker.bots import BotStyle
 from app.poker.events import ActionKind
+from app.poker.state import Game
 from app.text import bounded
 
 TableId = Annotated[str, Field(min_length=1, max_length=32, description="The table's id")]
 Chips = Annotated[int, Field(gt=0, le=10**12)]
+# The games a table deals (app.poker.state.Game's values).
+GameName = Literal["nlhe", "flhe", "plhe", "plo", "plo5"]
+GAME_DESCRIPTION = ("The game: `nlhe` No-Limit Hold'em, `flhe` Fixed-Limit Hold'em (bets of "
+                    "one big blind before the turn and two after, four bets a street), `plhe` "
+                    "Pot-Limit Hold'em, `plo` Pot-Limit Omaha (four hole cards, a hand is "
+                    "exactly two of them and three of the board) or `plo5` (five hole cards)")
 
 
 class Request(BaseModel):
@@ -81,6 +88,7 @@ class TableCreate(Request):
                                    "(or all but one) all-in, the players still in are asked "
                                    "whether to run the rest of the board twice"
     )
+    game: GameName = Field(default="nlhe", description=GAME_DESCRIPTION)
     bots: bool = Field(default=False, description="Fill empty seats with bots")
     bot_count: Annotated[int, Field(ge=0, le=9)] = Field(
         default=1, description="How many seats bots may take (at most seats - 1)"
@@ -101,6 +109,11 @@ class TableCreate(Request):
             raise ValueError("max_buy_in must be at least one big blind")
         if self.bots and self.bot_count >= self.seats:
             raise ValueError("bot_count must leave at least one seat for a person")
+        if self.game == "flhe" and self.straddle:
+            raise ValueError("a fixed-limit game has no straddle")
+        game = Game(self.game)
+        if self.seats > game.max_seats:
+            raise ValueError(f"{game.label} deals at most {game.max_seats} players")
         return self
 
 
@@ -111,6 +124,7 @@ class QuickSeat(Request):
     big_blind: Chips
     buy_in: Chips | None = Field(default=None, description="Default: the table's maximum buy-in")
     bots: bool = Field(default=True, description="Whether a table opened for you gets bots")
+    game: GameName = Field(default="nlhe", description=GAME_DESCRIPTION)
 
 
 class TableRef(Request):
@@ -234,6 +248,7 @@ class TableSummary(Message):
     average_pot: int = Field(description="Average pot of the hands of the last hour")
     hands_per_hour: int
     private: bool
+    game: GameName = Field("nlhe", description=GAME_DESCRIPTION)
 
 
 class MyTable(TableSummary):
@@ -270,6 +285,7 @@ class TableConfigPublic(Message):
     host: PlayerPublic | None = Field(None, description="The player who opened the table "
                                       "(null: a table of the lobby, a quick seat or a "
                                       "tournament)")
+    game: GameName = Field("nlhe", description=GAME_DESCRIPTION)
 
 
 class ChatLine(Message):

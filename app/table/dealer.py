@@ -143,7 +143,8 @@ class Dealer:
         bomb_pot = state.config.bomb_pot(state.hand_number + 1) if tournament is None else 0
         hand, events = Hand.start(plan.stacks(state.occupants()), button=plan.button,
                                   stakes=stakes, deck=deck, bomb_pot=bomb_pot,
-                                  run_it_twice=state.config.run_it_twice)
+                                  run_it_twice=state.config.run_it_twice,
+                                  game=state.config.game)
         for seat in plan.dealt_in:
             if state.players[seat].status is PlayerStatus.WAITING or tournament is None:
                 state.players[seat].status = PlayerStatus.PLAYING
@@ -156,7 +157,7 @@ class Dealer:
             "small_blind_seat": plan.small_blind, "big_blind_seat": plan.big_blind,
             "seats": [{"seat": s.number, "stack": s.starting_stack} for s in hand.seats],
             "commitment": proof.commitment if proof else None, "bomb_pot": bomb_pot,
-            "run_it_twice": hand.run_it_twice,
+            "run_it_twice": hand.run_it_twice, "game": hand.game.value,
         }, hand_id=state.current.id)
         await self._progress(events)
 

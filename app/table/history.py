@@ -78,7 +78,7 @@ def finished_hand(
     pot = sum(s.contributed + s.dead for s in hand.seats)
     summary = {
         "hand_id": current.id, "table_id": table_id, "number": current.number,
-        "button": hand.button, "stakes": hand.stakes.to_dict(),
+        "game": hand.game.value, "button": hand.button, "stakes": hand.stakes.to_dict(),
         "board": [str(c) for c in hand.board], "pot": pot, "players": rows, "pots": pots,
         "boards": [[str(c) for c in board] for board in hand.boards()],
         "fairness": current.proof.to_dict() if current.proof else None,

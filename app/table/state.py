@@ -18,7 +18,7 @@ from app.poker.blinds import Occupant, PlayerStatus
 from app.poker.bots import BotStyle
 from app.poker.engine import Hand
 from app.poker.fairness import FairnessProof, commitment, new_server_seed
-from app.poker.state import Stakes
+from app.poker.state import Game, Stakes
 from app.poker.tendencies import Tendencies, observe
 
 CHAT_KEPT = 50
@@ -44,6 +44,7 @@ class TableConfig:
     bomb_pot_every: int = 0
     bomb_pot_ante: int = 0
     run_it_twice: bool = False
+    game: Game = Game.NLHE
     # The person who opened the table, shown to everyone who comes (none: a table of the
     # lobby's, a quick seat's or a tournament's).
     host: Person | None = None
@@ -58,6 +59,7 @@ class TableConfig:
         out = asdict(self)
         out["stakes"] = self.stakes.to_dict()
         out["bot_style"] = self.bot_style.value if self.bot_style else None
+        out["game"] = self.game.value
         return out
 
     @classmethod
@@ -67,6 +69,7 @@ class TableConfig:
         values["stakes"] = Stakes.from_dict(data["stakes"])
         values["bot_style"] = BotStyle(data["bot_style"]) if data.get("bot_style") else None
         values["host"] = Person(**data["host"]) if data.get("host") else None
+        values["game"] = Game(data.get("game", Game.NLHE))
         return cls(**values)
 
     def public(self) -> dict[str, Any]:
@@ -79,7 +82,7 @@ class TableConfig:
             "bots": self.bots, "bot_count": self.bot_count, "tournament": self.tournament,
             "straddle": self.stakes.straddle, "bomb_pot_every": self.bomb_pot_every,
             "bomb_pot_ante": self.bomb_pot_ante, "run_it_twice": self.run_it_twice,
-            "host": self.host.public() if self.host else None,
+            "host": self.host.public() if self.host else None, "game": self.game.value,
         }
 
 

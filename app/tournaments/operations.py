@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.poker.state import Game
 from app.realtime.cluster import answer_error
 from app.tournaments import views
 from app.tournaments.errors import TournamentNotFound
@@ -73,4 +74,5 @@ def rules_of(data: TournamentCreate) -> Rules:
                  else preset(data.preset or "turbo"))
     return Rules(TournamentKind(data.kind), structure, table_size=data.table_size,
                  buy_in=data.buy_in, fee=data.fee, max_entrants=data.max_entrants,
-                 entries_per_player=data.entries_per_player, starts_at=data.starts_at)
+                 entries_per_player=data.entries_per_player, starts_at=data.starts_at,
+                 game=Game(data.game))

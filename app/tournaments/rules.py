@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.db.tournaments import TournamentKind, TournamentStatus
-from app.poker.state import MAX_SEATS
+from app.poker.state import MAX_SEATS, Game
 from app.tournaments.structure import InvalidStructure, Structure, structure_from_dict
 
 __all__ = ["Entry", "Rules", "TournamentKind", "TournamentStatus"]
@@ -30,6 +30,7 @@ class Rules:
     entries_per_player: int = 1
     starts_at: float | None = None
     min_entrants: int = 2
+    game: Game = Game.NLHE
 
     def __post_init__(self) -> None:
         if not 2 <= self.table_size <= MAX_SEATS:
@@ -53,6 +54,7 @@ class Rules:
             "table_size": self.table_size, "buy_in": self.buy_in, "fee": self.fee,
             "max_entrants": self.max_entrants, "entries_per_player": self.entries_per_player,
             "starts_at": self.starts_at, "min_entrants": self.min_entrants,
+            "game": self.game.value,
         }
 
     @classmethod
@@ -62,6 +64,7 @@ class Rules:
             TournamentKind(data["kind"]), structure_from_dict(data["structure"]),
             data["table_size"], data["buy_in"], data["fee"], data["max_entrants"],
             data["entries_per_player"], data["starts_at"], data["min_entrants"],
+            Game(data.get("game", Game.NLHE)),
         )
 
 

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from app.realtime.schemas import Message, Request
+from app.realtime.schemas import GAME_DESCRIPTION, GameName, Message, Request
 from app.text import bounded
 from app.tournaments.rules import TournamentKind, TournamentStatus
 
@@ -30,6 +30,7 @@ class TournamentSummary(Message):
     id: str
     name: str
     kind: TournamentKind
+    game: GameName = "nlhe"
     status: TournamentStatus
     buy_in: int
     fee: int
@@ -122,6 +123,7 @@ class TournamentCreate(BaseModel):
 
     name: Annotated[str, Field(min_length=1, max_length=60), bounded(60)]
     kind: Literal["sit_and_go", "multi_table"]
+    game: GameName = Field("nlhe", description=GAME_DESCRIPTION)
     table_size: Annotated[int, Field(ge=2, le=10)] = 9
     buy_in: Credits
     fee: Credits = 0

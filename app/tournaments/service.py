@@ -391,7 +391,7 @@ class TournamentService:
         t = self.get(tournament_id)
         return {
             "id": tournament_id, "name": self.names[tournament_id],
-            "kind": t.rules.kind.value, "status": t.status.value,
+            "kind": t.rules.kind.value, "game": t.rules.game.value, "status": t.status.value,
             "buy_in": t.rules.buy_in, "fee": t.rules.fee, "entrants": len(t.entries),
             "players_left": t.players_left, "capacity": t.rules.capacity,
             "prize_pool": t.pool, "starts_at": t.rules.starts_at,

@@ -220,7 +220,7 @@ class TournamentTables:
         config = TableConfig(
             name=name, seats=t.rules.table_size, stakes=stakes, min_buy_in=1, max_buy_in=1,
             action_seconds=self.tables.services.settings.action_seconds,
-            tournament=tournament_id,
+            tournament=tournament_id, game=t.rules.game,
         )
         await self.tables.open(table_id(tournament_id, number), config, attach=self.attach)
 

@@ -11,12 +11,12 @@ actions and RNG state give the same decision.
 
 How it plays: facing a bet it compares its equity against the range the bettor has
 shown with the price, before the flop from a shipped table of hand-class equities
-(:mod:`app.poker.bots.preflop`), after it by dealing out the unseen cards
-(:mod:`app.poker.bots.postflop`). With 15 big blinds or fewer it pushes or folds
-by a push/fold chart (:mod:`app.poker.pushfold`). Styles (:mod:`app.poker.bots.styles`)
-differ in how many hands they open, limp and call with, how much equity they want to
-raise, and how often they bluff. It never folds when it can check, and at the
-showdown it mucks a beaten hand.
+(:mod:`app.poker.bots.preflop`), after it, and on every street of Omaha, by dealing
+out the unseen cards (:mod:`app.poker.bots.postflop`). With 15 big blinds or fewer
+it pushes or folds by a push/fold chart (:mod:`app.poker.pushfold`). Styles
+(:mod:`app.poker.bots.styles`) differ in how many hands they open, limp and call
+with, how much equity they want to raise, and how often they bluff. It never folds
+when it can check, and at the showdown it mucks a beaten hand.
 
 >>> from random import Random
 >>> from app.poker.cards import Deck
@@ -86,6 +86,6 @@ def decide(
         return BotAction(ActionKind.MUCK)
     spot = read_view(view, kinds)
     profile = PROFILES[style]
-    if spot.board:
+    if spot.board or spot.game.omaha:
         return decide_postflop(spot, profile, reads or {}, rng, iterations)
     return decide_preflop(spot, profile, reads or {}, rng)

@@ -14,6 +14,7 @@ from typing import Any
 from app.poker.betting import LegalAction
 from app.poker.cards import Card
 from app.poker.events import ActionKind
+from app.poker.state import Game
 
 _CONTENDING = ("active", "all_in")
 
@@ -58,7 +59,7 @@ class Situation:
     """
 
     seat: int
-    hole: tuple[Card, Card]
+    hole: tuple[Card, ...]  # two cards, or four or five in Omaha
     board: tuple[Card, ...]
     others: tuple[Contender, ...]
     behind: int
@@ -69,6 +70,7 @@ class Situation:
     level: int
     legal: Mapping[ActionKind, LegalAction]
     blinds: int = 0  # the chips every hand starts with in the pot: blinds and antes
+    game: Game = Game.NLHE
 
     @property
     def opponents(self) -> int:
@@ -111,19 +113,20 @@ def read_view(view: Mapping[str, Any], legal: Mapping[ActionKind, LegalAction]) 
     """The facts a decision needs from a seat's view (``app.poker.view.view``).
 
     Raises :class:`ValueError` when the view does not show the viewer's own
-    two hole cards (a spectator's view, or a seat not dealt in).
+    hole cards (a spectator's view, or a seat not dealt in).
     """
     me = view["viewer"]
+    game = Game(view.get("game", Game.NLHE))
     seats = list(view["seats"])
     mine = next((s for s in seats if s["seat"] == me), None)
     cards = tuple(_card(c) for c in (mine or {}).get("cards") or ())
-    if mine is None or len(cards) != 2:
+    if mine is None or len(cards) != game.hole_cards:
         raise ValueError(f"expected the view of a seat dealt in, with its cards; got seat {me}")
     at = seats.index(mine)
     clockwise = seats[at + 1:] + seats[:at]
     big_blind = view.get("big_blind_seat")
     return Situation(
-        seat=me, hole=(cards[0], cards[1]),
+        seat=me, hole=cards, game=game,
         board=tuple(_card(c) for c in view["board"]),
         others=tuple(_contender(s, seats, big_blind) for s in clockwise
                      if s["status"] in _CONTENDING),
