@@ -122,6 +122,18 @@ your clock keeps running.
    and repeated actions are refused with a code and change nothing.
 5. `pot_awarded` and `hand_ended` (final stacks) close the hand; the next one follows.
 
+**Games.** A table deals one `game`, set by `table:create` and shown in every listing,
+snapshot (`config.game`, `hand.game`) and `hand_started`: `nlhe` No-Limit Hold'em (the
+default), `flhe` Fixed-Limit Hold'em, `plhe` Pot-Limit Hold'em, `plo` Pot-Limit Omaha and
+`plo5` 5-Card Pot-Limit Omaha. Omaha deals four or five cards to each seat
+(`hole_cards_dealt`, yours only), and a hand is exactly two of them with three of the
+board. Clients need no rules of their own: `legal_actions` already holds each game's sizes.
+In a pot-limit game a `bet`/`raise`'s `max` is the pot after the call, and `all_in` is
+offered only when the stack is within it. In a fixed-limit game a `bet`/`raise` has
+`min` equal to `max` (the big blind before the turn, two after; a bet and three raises a
+street, no cap heads-up) and there is no `all_in` unless the stack is short of the size.
+Fixed-limit tables take no straddle, and 5-Card Omaha seats at most eight.
+
 Seats are numbered clockwise. The button moves one playing seat each hand; someone who sits
 down or comes back from sitting out waits for the big blind (`waiting_for_big_blind`), so
 nobody ever owes missed blinds.
@@ -196,7 +208,7 @@ results at `GET /users/me/stats`.
 SUMMARY: dict[str, Any] = {
     "table_id": TABLE, "name": "Friday night", "small_blind": 5, "big_blind": 10, "ante": 0,
     "min_buy_in": 200, "max_buy_in": 1000, "seats": 6, "seated": 3, "bots": 1, "waiting": 0,
-    "average_pot": 85, "hands_per_hour": 52, "private": False,
+    "average_pot": 85, "hands_per_hour": 52, "private": False, "game": "nlhe",
 }
 CONFIG: dict[str, Any] = {
     "name": "Friday night", "seats": 6, "small_blind": 5, "big_blind": 10, "ante": 0,
@@ -204,6 +216,7 @@ CONFIG: dict[str, Any] = {
     "bots": True, "bot_count": 1, "straddle": 0, "bomb_pot_every": 0, "bomb_pot_ante": 0,
     "run_it_twice": True, "host": {"public_id": "5d1c0e9b2a4f4b7c9e3d8a6f1b2c3d4e",
                                    "name": "Ann", "bot": None},
+    "game": "nlhe",
 }
 COMMITMENT = "11512302ec5131efcf34283d8dc36fb01c78327d37932f318561b8652299e063"
 NEXT_COMMITMENT = "0e1d2c3b4a5f6e7d8c9b0a1f2e3d4c5b6a7f8e9d0c1b2a3f4e5d6c7b8a9f0e1d"
@@ -217,7 +230,8 @@ REQUEST_EXAMPLES: dict[str, dict[str, Any]] = {
     "table:close": {"table_id": TABLE},
     "table:create": {"name": "Friday night", "seats": 6, "small_blind": 5, "big_blind": 10,
                      "min_buy_in": 200, "max_buy_in": 1000, "action_seconds": 20,
-                     "private": False, "bots": True, "bot_count": 1, "run_it_twice": True},
+                     "private": False, "bots": True, "bot_count": 1, "run_it_twice": True,
+                     "game": "nlhe"},
     "table:quick-seat": {"small_blind": 5, "big_blind": 10, "buy_in": 500},
     "table:join": {"table_id": TABLE, "since_seq": 41},
     "table:unwatch": {"table_id": TABLE},
@@ -319,7 +333,7 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
         ],
         "button": 0, "hand_id": HAND,
         "hand": {
-            "viewer": 2, "phase": "preflop", "button": 0, "small_blind_seat": 0,
+            "viewer": 2, "phase": "preflop", "game": "nlhe", "button": 0, "small_blind_seat": 0,
             "big_blind_seat": 2, "stakes": {"small_blind": 5, "big_blind": 10, "ante": 0,
                                             "big_blind_ante": False},
             "board": [], "boards": [[]], "run_it_twice": [], "pots": [], "pot_total": 15,
@@ -361,7 +375,8 @@ TABLE_EVENT_TYPES: dict[str, str] = {
     "hand_started": "A hand begins: its number, the button and blinds, the seats dealt in "
                     "with their stacks, `bomb_pot` (the ante everyone paid in a bomb pot, "
                     "which has no blinds and no betting before the flop; 0 otherwise), and "
-                    "`run_it_twice` (whether the table offers running it twice), and "
+                    "`run_it_twice` (whether the table offers running it twice), `game` "
+                    "(the game it is dealt in, as the table's), and "
                     "`commitment`, the SHA-256 of the secret server "
                     "seed its deck was shuffled with (docs/FAIRNESS.md). `hand_id` is on "
                     "the message.",
@@ -421,7 +436,8 @@ EVENT_EXAMPLES: dict[str, dict[str, Any]] = {
                      "small_blind_seat": 2, "big_blind_seat": 4,
                      "seats": [{"seat": 2, "stack": 1000}, {"seat": 4, "stack": 640},
                                {"seat": 0, "stack": 1210}],
-                     "commitment": COMMITMENT, "bomb_pot": 0, "run_it_twice": False},
+                     "commitment": COMMITMENT, "bomb_pot": 0, "run_it_twice": False,
+                     "game": "nlhe"},
     "ante_posted": {"type": "ante_posted", "seat": 2, "amount": 1, "all_in": False,
                     "dead": False},
     "blind_posted": {"type": "blind_posted", "seat": 2, "blind": "small", "amount": 5,
