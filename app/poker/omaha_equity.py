@@ -25,6 +25,7 @@ from app.poker.equity import (
     BOARD_SIZES,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    RANKED_HAND_WORK,
     CardsLike,
     EquityResult,
     InvalidBoard,
@@ -81,6 +82,33 @@ def omaha_equity(
         picks = rng.random((size, len(unseen))).argpartition(to_deal, axis=1)[:, :to_deal]
         counts += _tally(_boards(known_ids, unseen[picks]), hole_ids)
     return equity_result(holes, counts, iterations, exact=False)
+
+
+# An Omaha hand's ranking costs about this many hold'em hand rankings per two-card pair
+# of its hole cards (each pair meets the board's ten triples; measured: 0.7 us a 4-card
+# hand on a board, 44 ranked hold'em hands).
+PAIR_WORK = 8
+
+
+def omaha_equity_work(
+    hands: Sequence[CardsLike],
+    board: CardsLike = (),
+    dead: CardsLike = (),
+    *,
+    iterations: int = DEFAULT_ITERATIONS,
+    exact_threshold: int = DEFAULT_EXACT_THRESHOLD,
+) -> int:
+    """The work :func:`omaha_equity` would do, in the unit of
+    :func:`app.poker.equity.equity_work` (its input checked): boards x hands x the
+    hands' two-card pairs x :data:`PAIR_WORK` x :data:`RANKED_HAND_WORK`.
+
+    >>> omaha_equity_work(["AhAdKhKd", "2c3c4d5d"], board="Ac Kc 7s")
+    787200
+    """
+    holes, known, unseen = _validate(hands, board, dead)
+    boards = comb(len(unseen), 5 - len(known))
+    counted = boards if boards <= exact_threshold else iterations
+    return counted * len(holes) * comb(len(holes[0]), 2) * PAIR_WORK * RANKED_HAND_WORK
 
 
 def _validate(hands: Sequence[CardsLike], board: CardsLike, dead: CardsLike

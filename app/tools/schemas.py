@@ -10,8 +10,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.poker.ranges import MAX_RANGE_TEXT
 
 HandText = Annotated[str, Field(min_length=1, max_length=MAX_RANGE_TEXT,
-                                description="Two cards (AhKh), ?? for a random hand, or a "
-                                            "range (QQ+,AKs,A2s+,KTo+,22-55)")]
+                                description="Two cards (AhKh), ?? for a random hand, a "
+                                            "range (QQ+,AKs,A2s+,KTo+,22-55), or an Omaha "
+                                            "hand of four or five cards (AhAdKhKd)")]
 Cards = Annotated[str, Field(max_length=40, description="Cards such as 'Ks 7d 2c'")]
 
 
@@ -22,7 +23,9 @@ class ToolRequest(BaseModel):
 
 
 class EquityRequest(ToolRequest):
-    """Two to nine hands or ranges, an optional board (0, 3, 4 or 5 cards) and dead cards."""
+    """Two to nine hands or ranges, an optional board (0, 3, 4 or 5 cards) and dead cards.
+    Omaha hands (four or five cards: every hand known and of the same size) are counted
+    as Omaha: exactly two hole cards and three of the board."""
 
     hands: Annotated[list[HandText], Field(min_length=2, max_length=9)]
     board: Cards = ""

@@ -13,9 +13,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.errors import HoldemError
-from app.poker.cards import FULL_DECK, format_cards
-from app.poker.equity import DEFAULT_ITERATIONS, RANKED_HAND_WORK, equity
+from app.poker.cards import FULL_DECK, format_cards, parse_cards
+from app.poker.equity import (
+    DEFAULT_ITERATIONS,
+    RANKED_HAND_WORK,
+    EquityResult,
+    InvalidHoleCards,
+    equity,
+)
 from app.poker.equity import equity_work as equity_work_of_hands
+from app.poker.omaha_equity import DEFAULT_ITERATIONS as OMAHA_ITERATIONS
+from app.poker.omaha_equity import OMAHA_HOLE_CARDS, omaha_equity, omaha_equity_work
 from app.poker.outs import odds_against, outs
 from app.poker.range_equity import range_equity, range_equity_work
 from app.poker.ranges import is_range
@@ -32,8 +40,23 @@ class WorkTooLarge(HoldemError):
     status = 422
 
 
+def _omaha(hands: Sequence[str]) -> bool:
+    """Whether these are Omaha hands: no range among them, and one of four or five cards.
+    Then each must be a known hand (the Omaha core refuses one of another size)."""
+    if any(is_range(h) or "," in h for h in hands):
+        return False
+    known = [h for h in hands if h.strip() != "??"]
+    if not any(len(parse_cards(h.replace(" ", ""))) in OMAHA_HOLE_CARDS for h in known):
+        return False
+    if len(known) < len(hands):
+        raise InvalidHoleCards("expected every Omaha hand known: random hands (??) are "
+                               "dealt in hold'em only", count=len(hands) - len(known))
+    return True
+
+
 def _iterations(request: EquityRequest) -> int:
-    iterations = DEFAULT_ITERATIONS if request.iterations is None else request.iterations
+    default = OMAHA_ITERATIONS if _omaha(request.hands) else DEFAULT_ITERATIONS
+    iterations = default if request.iterations is None else request.iterations
     if iterations > MAX_ITERATIONS:
         raise WorkTooLarge(f"at most {MAX_ITERATIONS:,} Monte Carlo deals per request, got "
                            f"{iterations:,}", max_iterations=MAX_ITERATIONS)
@@ -44,7 +67,10 @@ def equity_work(request: EquityRequest) -> int:
     """The work :func:`equity_of` will do (its input checked); :class:`WorkTooLarge` over
     :data:`MAX_WORK`."""
     iterations = _iterations(request)
-    if any(is_range(h) for h in request.hands):
+    if _omaha(request.hands):
+        work = omaha_equity_work(request.hands, request.board, request.dead,
+                                 iterations=iterations)
+    elif any(is_range(h) for h in request.hands):
         work = range_equity_work(request.hands, request.board, request.dead,
                                  iterations=iterations)
     else:
@@ -70,16 +96,23 @@ def equity_of(request: EquityRequest) -> EquityPublic:
 
 def hands_equity(hands: Sequence[str], board: str = "", dead: str = "", *,
                  iterations: int = DEFAULT_ITERATIONS, seed: int = 0) -> EquityPublic:
-    """Equity of hands (two cards or ``??``) or, when any is one, of ranges: the one reading
-    of hands that ``POST /tools/equity`` and ``holdem equity`` share (the request's work is
-    bounded before, by :func:`equity_work`)."""
+    """Equity of hands (two cards or ``??``), of Omaha hands (four or five cards, all
+    known), or, when any is one, of ranges: the one reading of hands that
+    ``POST /tools/equity`` and ``holdem equity`` share (the request's work is bounded
+    before, by :func:`equity_work`)."""
+    if _omaha(hands):
+        return _public(omaha_equity(hands, board=board, dead=dead, iterations=iterations,
+                                    seed=seed))
     if any(is_range(h) for h in hands):
         ranged = range_equity(hands, board, dead, iterations=iterations, seed=seed)
         return EquityPublic(exact=ranged.exact, boards=ranged.deals, hands=[
             HandEquityPublic(hand=h.range, win=h.win, tie=h.tie, equity=h.equity,
                              stderr=h.stderr, combos=h.combos, odds=odds_against(h.win))
             for h in ranged.hands])
-    result = equity(hands, board=board, dead=dead, iterations=iterations, seed=seed)
+    return _public(equity(hands, board=board, dead=dead, iterations=iterations, seed=seed))
+
+
+def _public(result: EquityResult) -> EquityPublic:
     return EquityPublic(exact=result.exact, boards=result.boards, hands=[
         HandEquityPublic(hand="??" if h.hand is None else format_cards(h.hand), win=h.win,
                          tie=h.tie, equity=h.equity, stderr=h.stderr, combos=None,

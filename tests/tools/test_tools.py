@@ -77,6 +77,30 @@ async def test_the_cli_takes_the_ranges_the_tool_takes_with_the_same_answer(
         assert {k: mine[k] for k in theirs} == theirs
 
 
+async def test_omaha_hands_are_counted_as_omaha_exactly_as_the_cli_says(
+    client: httpx.AsyncClient
+) -> None:
+    body = {"hands": ["AhKhQcJc", "8s8d2c3d"], "board": "9h 6h 4h 8h"}
+    answer = (await client.post("/tools/equity", json=body)).json()
+    cli = json.loads(run_cli("equity", "--json", "--board", "9h 6h 4h 8h",
+                             "AhKhQcJc", "8s8d2c3d").stdout)
+    assert answer["exact"] is cli["exact"] is True and answer["boards"] == cli["boards"] == 40
+    assert [h["equity"] for h in answer["hands"]] == [h["equity"] for h in cli["hands"]]
+    # Ah Kh and three hearts of the board: the nut flush, beaten only when the river
+    # pairs the board (a full house for the set of eights: nine cards) or is the last
+    # eight (quads): 30 rivers of 40.
+    assert answer["hands"][0]["win"] == 0.75
+
+
+async def test_omaha_hands_must_all_be_known_and_of_one_size(
+    client: httpx.AsyncClient
+) -> None:
+    for hands in (["AhAdKhKd", "??"], ["AhAdKhKd", "QsQd"], ["AhAdKhKd", "2c3c4d5d6s"]):
+        response = await client.post("/tools/equity", json={"hands": hands})
+        assert response.status_code in (400, 422), (hands, response.text)
+        assert response.json()["error"]["code"] == "invalid_hole_cards", (hands, response.text)
+
+
 async def test_outs_agree_with_the_cli(client: httpx.AsyncClient) -> None:
     body = {"hand": "6h5h", "board": "Kh 7h 2c", "vs": ["QcQd"]}
     answer = (await client.post("/tools/outs", json=body)).json()
