@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
+from app.poker.state import Game
 from app.realtime.schemas import GAME_DESCRIPTION, GameName, Message, Request
 from app.text import bounded
 from app.tournaments.rules import TournamentKind, TournamentStatus
@@ -141,4 +142,7 @@ class TournamentCreate(BaseModel):
     def _start_for_multi_table(self) -> TournamentCreate:
         if self.kind == "multi_table" and self.starts_at is None:
             raise ValueError("a multi-table tournament needs a start time")
+        game = Game(self.game)
+        if self.table_size > game.max_seats:
+            raise ValueError(f"{game.label} deals at most {game.max_seats} players a table")
         return self

@@ -46,11 +46,13 @@ async def message_was_shown(page: Page, text: str) -> None:
 
 
 async def create_table_with_bots(
-    page: Page, *, name: str, seats: int, bots: int, blinds: tuple[int, int] = (5, 10)
+    page: Page, *, name: str, seats: int, bots: int, blinds: tuple[int, int] = (5, 10),
+    game: str = "nlhe",
 ) -> str:
     await page.goto("/")
     form = page.locator("#create-form")
     await form.get_by_label("Name").fill(name)
+    await form.get_by_label("Game").select_option(game)
     await form.get_by_label("Seats", exact=True).fill(str(seats))
     await form.get_by_label("Small blind").fill(str(blinds[0]))
     await form.get_by_label("Big blind").fill(str(blinds[1]))

@@ -4,6 +4,7 @@ import { api } from "./api.js";
 import { canVerify, includesMySeed, verifyHand } from "./fairness.js";
 import { cardRow } from "./cards.js";
 import { chips, dateTime, el, signed } from "./format.js";
+import { gameOf } from "./games.js";
 import { describe, handName } from "./table/log.js";
 
 function playerName(summary, seat) {
@@ -44,7 +45,7 @@ function replayer(replay, summary) {
         : null,
       el("ul", { className: "replay-seats" }, ...hand.seats.map((s) => el("li", { dataset: { seat: s.seat } },
         el("strong", {}, playerName(summary, s.seat)), " ",
-        cardRow(s.cards || [], { count: 2, className: "cards-sm" }),
+        cardRow(s.cards || [], { count: gameOf(hand).cards, className: "cards-sm" }),
         ` ${chips(s.stack)}`, s.bet ? ` · bet ${chips(s.bet)}` : "",
         ["folded", "mucked"].includes(s.status) ? ` · ${s.status}` : ""))),
     ].filter(Boolean));
@@ -95,7 +96,7 @@ export function handDetail(detail, phh, replay) {
     pot.seats.map((seat, i) => `${playerName(summary, seat)} ${chips(pot.amounts[i])}`).join(", "),
     pot.hand ? ` with ${handName(pot.hand)}` : "")));
   return el("div", { className: "hand-detail" },
-    el("p", { className: "hint" }, `Blinds ${chips(summary.stakes.small_blind)}/${chips(summary.stakes.big_blind)} · ended ${dateTime(detail.ended_at)} · pot ${chips(summary.pot)}`),
+    el("p", { className: "hint" }, `${gameOf(summary).name} · Blinds ${chips(summary.stakes.small_blind)}/${chips(summary.stakes.big_blind)} · ended ${dateTime(detail.ended_at)} · pot ${chips(summary.pot)}`),
     el("div", { className: "detail-board" }, el("strong", {}, "Board "), summary.board.length ? cardRow(summary.board, { className: "cards-sm" }) : "no cards dealt"),
     twice ? el("div", { className: "detail-board" }, el("strong", {}, "Second board "), cardRow(summary.boards[1], { className: "cards-sm" })) : null,
     el("div", { className: "table-scroll" }, players),

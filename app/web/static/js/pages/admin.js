@@ -125,7 +125,7 @@ async function demote(user) {
 
 bindForm($("tournament-form"), async (values, form) => {
   const payload = {
-    name: values.name.trim(), kind: values.kind, preset: values.preset,
+    name: values.name.trim(), kind: values.kind, game: values.game, preset: values.preset,
     table_size: Number(values.table_size), buy_in: Number(values.buy_in), fee: Number(values.fee),
     bots: Number(values.bots), entries_per_player: Number(values.entries_per_player),
   };

@@ -1,6 +1,7 @@
 import { api } from "../api.js";
 import { bindForm, formValues } from "../forms.js";
 import { chips, dateTime, el, labelColumns, signed } from "../format.js";
+import { gameOf } from "../games.js";
 import { showHand } from "../hands.js";
 import { inviteFor, rememberInvite } from "../mytables.js";
 import { currentUser } from "../session.js";
@@ -19,8 +20,11 @@ function tableUrl(id, sit, invite) {
   return `/table/${encodeURIComponent(id)}${text ? `?${text}` : ""}`;
 }
 
+// "PLO 5 / 10": the game's short name (its full name on hover) and the blinds.
 function blindsOf(table) {
-  return `${chips(table.small_blind)} / ${chips(table.big_blind)}${table.ante ? ` (ante ${chips(table.ante)})` : ""}`;
+  const game = gameOf(table);
+  return [el("abbr", { className: "game-short", title: game.name }, game.short),
+    ` ${chips(table.small_blind)} / ${chips(table.big_blind)}${table.ante ? ` (ante ${chips(table.ante)})` : ""}`];
 }
 
 function playersOf(table) {
@@ -54,7 +58,7 @@ function renderMine(socket) {
       } }, "Close") : null;
     return el("tr", { dataset: { tableId: id } },
       el("td", {}, el("span", { className: "table-name" }, table.name), table.private ? " 🔒" : ""),
-      el("td", {}, blindsOf(table)),
+      el("td", {}, ...blindsOf(table)),
       el("td", { className: "num" }, playersOf(table)),
       el("td", {}, seated ? `Seat ${table.seat + 1}` : "You opened it"),
       el("td", { className: "table-actions" }, el("a", {
@@ -72,7 +76,7 @@ function row(table) {
       "aria-label": `Watch ${table.name}` }, "Watch"));
   return el("tr", { dataset: { tableId: table.table_id } },
     el("td", {}, el("span", { className: "table-name" }, table.name), table.private ? " 🔒" : ""),
-    el("td", {}, blindsOf(table)),
+    el("td", {}, ...blindsOf(table)),
     el("td", { className: "num" }, playersOf(table), table.waiting ? ` (+${table.waiting} waiting)` : ""),
     el("td", { className: "num" }, chips(table.average_pot)),
     el("td", { className: "num" }, table.hands_per_hour),
@@ -87,7 +91,7 @@ function tournamentRow(t) {
   const state = t.status === "running" ? `running · ${t.players_left} left${t.late_registration ? " · late registration" : ""}` : "registering";
   const start = t.starts_at ? dateTime(t.starts_at * 1000) : "when full";
   return el("tr", { dataset: { tournamentId: t.id } },
-    el("td", {}, el("span", { className: "table-name" }, t.name), ` · ${kind}`),
+    el("td", {}, el("span", { className: "table-name" }, t.name), ` · ${gameOf(t).name} · ${kind}`),
     el("td", {}, state),
     el("td", { className: "num" }, `${chips(t.buy_in)} + ${chips(t.fee)}`),
     el("td", { className: "num" }, `${t.entrants}${t.capacity ? ` / ${t.capacity}` : ""}`),
@@ -139,6 +143,7 @@ function setUpForms(socket) {
     const values = formValues(createForm);
     const payload = {
       name: values.name.trim(),
+      game: values.game || "nlhe",
       ...numbers(values, ["seats", "small_blind", "big_blind", "ante", "min_buy_in", "max_buy_in", "action_seconds", "bomb_pot_every"]),
       private: createForm.elements.namedItem("private").checked,
       straddle: createForm.elements.namedItem("straddle").checked,

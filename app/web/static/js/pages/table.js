@@ -2,6 +2,7 @@ import { api } from "../api.js";
 import { newClientSeed } from "../fairness.js";
 import { bindForm, setStatus } from "../forms.js";
 import { chips, el } from "../format.js";
+import { gameOf } from "../games.js";
 import { currentUser, loginUrl, setBalance } from "../session.js";
 import { connect, request, showFatal, SocketMissing } from "../socket.js";
 import { ActionBar } from "../table/actions.js";
@@ -105,12 +106,13 @@ function render() {
   renderInvite();
   $("table-name").textContent = config.name;
   document.title = `${config.name} · holdem-server`;
-  $("table-stakes").textContent = `Blinds ${chips(config.small_blind)}/${chips(config.big_blind)}`
+  $("table-stakes").textContent = `${gameOf(config).name} · Blinds ${chips(config.small_blind)}/${chips(config.big_blind)}`
     + `${config.ante ? `, ante ${chips(config.ante)}` : ""}`
     + `${config.straddle ? `, straddle ${chips(config.straddle)}` : ""} · ${config.seats} seats`
     + `${config.run_it_twice ? " · run it twice" : ""}`
     + `${config.host ? ` · hosted by ${config.host.name}` : ""}`;
   $("felt").dataset.seats = config.seats;
+  $("felt").dataset.cards = gameOf(config).cards;
   renderSeats($("seats"), table, me);
   renderCenter(table, me);
   renderTools();

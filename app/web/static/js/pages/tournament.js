@@ -3,6 +3,7 @@
 
 import { api } from "../api.js";
 import { chips, el } from "../format.js";
+import { gameOf } from "../games.js";
 import { currentUser, setBalance } from "../session.js";
 import { connect, request, showFatal, SocketMissing } from "../socket.js";
 
@@ -34,7 +35,7 @@ function renderFacts(t) {
   const start = t.starts_at ? ` · starts ${new Date(t.starts_at * 1000).toLocaleString()}` : "";
   $("t-name").textContent = t.name;
   document.title = `${t.name} · holdem-server`;
-  $("t-facts").textContent = `${kind} · ${t.status} · buy-in ${chips(t.buy_in)} + ${chips(t.fee)} · `
+  $("t-facts").textContent = `${gameOf(t).name} · ${kind} · ${t.status} · buy-in ${chips(t.buy_in)} + ${chips(t.fee)} · `
     + `${t.entrants}${t.capacity ? ` / ${t.capacity}` : ""} entries · prize pool ${chips(t.prize_pool)}${start}`;
   const level = t.level;
   $("t-level").textContent = level

@@ -1,7 +1,9 @@
 // The action bar: only the actions the server listed as legal, bet sizes kept
-// inside its min and max, and keyboard shortcuts for each button.
+// inside its min and max, and keyboard shortcuts for each button. A limit game's bet or
+// raise has one size (min = max): one button says it, with no slider.
 
 import { chips } from "../format.js";
+import { gameOf } from "../games.js";
 import { potTotal } from "./state.js";
 
 const $ = (id) => document.getElementById(id);
@@ -79,13 +81,17 @@ export class ActionBar {
     const sized = this.find("raise") || this.find("bet");
     this.sized = sized && sized.min < sized.max ? sized : null;
     this.allIn = allIn && !callsAll ? allIn : null;
+    this.fixed = sized && sized.min === sized.max && !(allIn && allIn.amount === sized.max) ? sized : null;
     $("sizing").hidden = !this.sized;
+    // In a pot-limit game the most one may bet is the pot: the "Pot" preset says it.
+    document.querySelector('[data-preset="max"]').hidden = gameOf(table.config).limit === "pot";
     if (this.sized) {
       this.slider.min = this.amount.min = sized.min;
       this.slider.max = this.amount.max = sized.max;
       this.setAmount(sized.min);
     } else {
-      this.show("act-raise", null);
+      const fixed = this.fixed;
+      this.show("act-raise", fixed ? `${fixed.action === "bet" ? "Bet" : "Raise to"} ${chips(fixed.min)}` : null);
       this.show("act-allin", this.allIn ? `All-in ${chips(this.allIn.amount)}` : null);
     }
     // Focus the safe choice, so a stray Enter never folds.
@@ -124,6 +130,10 @@ export class ActionBar {
   }
 
   raise() {
+    if (this.fixed) {
+      this.act(this.fixed.action, this.fixed.min);
+      return;
+    }
     if (!this.sized) return;
     const amount = Number(this.amount.value);
     const allIn = this.find("all_in");

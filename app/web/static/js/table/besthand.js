@@ -1,5 +1,6 @@
-// Which five of the seven cards make a hand, to highlight them after the showdown.
-// The server names the winner and the hand; this only picks the cards to light up.
+// Which five of the seven cards make a hand (in Omaha, two hole cards and three of the
+// board), to highlight them after the showdown. The server names the winner and the
+// hand; this only picks the cards to light up.
 
 const ORDER = "23456789TJQKA";
 
@@ -43,21 +44,37 @@ function better(a, b) {
   return false;
 }
 
-export function bestFive(cards) {
-  if (cards.length < 5 || cards.some((c) => !c || c[0].toUpperCase() === "X")) return [];
-  let best = null;
+// Every way to choose `k` of `cards`.
+function choose(cards, k, start = 0, chosen = [], out = []) {
+  if (chosen.length === k) out.push(chosen);
+  else for (let i = start; i <= cards.length - (k - chosen.length); i += 1) choose(cards, k, i + 1, [...chosen, cards[i]], out);
+  return out;
+}
+
+function unknown(cards) {
+  return cards.some((c) => !c || c[0].toUpperCase() === "X");
+}
+
+function strongest(hands) {
+  let best = [];
   let bestScore = null;
-  const pick = (start, chosen) => {
-    if (chosen.length === 5) {
-      const s = score(chosen);
-      if (!bestScore || better(s, bestScore)) {
-        best = [...chosen];
-        bestScore = s;
-      }
-      return;
+  for (const hand of hands) {
+    const s = score(hand);
+    if (!bestScore || better(s, bestScore)) {
+      best = hand;
+      bestScore = s;
     }
-    for (let i = start; i <= cards.length - (5 - chosen.length); i += 1) pick(i + 1, [...chosen, cards[i]]);
-  };
-  pick(0, []);
+  }
   return best;
+}
+
+// The best five of `hole` and `board` together, or in Omaha two of `hole` and three of
+// `board`; [] while a card is unknown or the board is short.
+export function bestFive(hole, board, { omaha = false } = {}) {
+  const all = [...hole, ...board];
+  if (all.length < 5 || unknown(all) || (omaha && board.length < 3)) return [];
+  if (!omaha) return strongest(choose(all, 5));
+  const hands = [];
+  for (const two of choose(hole, 2)) for (const three of choose(board, 3)) hands.push([...two, ...three]);
+  return strongest(hands);
 }

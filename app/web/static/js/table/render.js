@@ -2,6 +2,7 @@
 
 import { cardElement, cardRow, slotElement } from "../cards.js";
 import { chips, el, icon } from "../format.js";
+import { gameOf } from "../games.js";
 import { bestFive } from "./besthand.js";
 import { handName, twice } from "./log.js";
 import { mySeat, nameOf, potCollected, potTotal } from "./state.js";
@@ -47,9 +48,9 @@ function timer(turn, config) {
 }
 
 // Face down for others until shown; our own, face up, at our seat as at a real table.
-function seatCards(inHand) {
+function seatCards(inHand, game) {
   if (!inHand || !inHand.dealt || inHand.status === "folded" || inHand.status === "mucked") return null;
-  return cardRow(inHand.cards, { count: 2, className: "cards-sm seat-cards" });
+  return cardRow(inHand.cards, { count: game.cards, className: `cards-sm seat-cards seat-cards-${game.cards}` });
 }
 
 function seatNode(table, me, seatNumber, k, n) {
@@ -87,7 +88,7 @@ function seatNode(table, me, seatNumber, k, n) {
   if (inHand && taken.status === "sitting_out" && status !== "sitting_out") badges.push(STATUS_LABELS.sitting_out);
   if (!taken.connected) badges.push("Disconnected");
   if (taken.leaving) badges.push("Leaving");
-  const cards = seatCards(inHand);
+  const cards = seatCards(inHand, gameOf(table.config));
   if (cards && mine) cards.setAttribute("aria-label", "Your cards");
   node.append(
     cards || el("span", { className: "seat-cards-space" }),
@@ -211,7 +212,7 @@ function winningCardsOf(table, award) {
   if (!award.hand || !hand) return [];
   const hole = hand.seats[award.seats[0]].cards;
   const board = award.run === 1 ? hand.board2 : hand.board;
-  return hole ? bestFive([...hole, ...board]) : [];
+  return hole ? bestFive(hole, board, { omaha: gameOf(table.config).omaha }) : [];
 }
 
 // The cards that won the first pot settled on board `run` (0 or 1).
@@ -262,7 +263,7 @@ function renderMyCards(table, me, winners) {
     slot.replaceChildren(seat === null ? el("span", { className: "hint" }, watchingHint(table, me)) : "");
     return;
   }
-  const row = cardRow(inHand.cards, { className: "cards-lg" });
+  const row = cardRow(inHand.cards, { className: `cards-lg my-cards-${inHand.cards.length}` });
   if (["folded", "mucked"].includes(inHand.status)) row.classList.add("folded-cards");
   if (winners) for (const card of row.children) card.classList.add(winners.has(card.dataset.card) ? "highlight" : "dim");
   slot.replaceChildren(row);
