@@ -76,6 +76,8 @@ class HandRecord(Base):
     summary: Mapped[dict[str, Any]] = mapped_column(JSON)
     started_at: Mapped[datetime]
     ended_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # The game it was dealt in (app.poker.state.Game), for results by game.
+    game: Mapped[str] = mapped_column(String(8), default="nlhe", server_default="nlhe")
 
 
 class HandPlayer(Base):

@@ -16,6 +16,7 @@ from app.errors import error_responses
 from app.hands import exports, service
 from app.hands.exports import Archive, ExportFormat
 from app.hands.schemas import HandDetail, HandPublic, HandReplay, HandsPublic, StatsPublic
+from app.poker.state import Game
 
 router = APIRouter(tags=["hands"], responses=error_responses(401, 403, 404, 413, 422))
 HandId = Annotated[str, Path(pattern=r"^[0-9a-f]{32}$", description="The hand's id")]
@@ -120,7 +121,9 @@ async def read_hand(hand_id: HandId, user: CurrentUser, session: DbSession) -> H
 
 
 @router.get("/users/me/stats", tags=["users"])
-async def read_my_stats(user: CurrentUser, session: DbSession) -> StatsPublic:
-    """Hands played, hands won and net credits over every hand you were dealt into."""
-    played, won, net = await service.stats_of(session, user.id)
+async def read_my_stats(user: CurrentUser, session: DbSession, game: Game | None = None
+                        ) -> StatsPublic:
+    """Hands played, hands won and net credits over every hand you were dealt into at a
+    cash table, in every game or one."""
+    played, won, net = await service.stats_of(session, user.id, game)
     return StatsPublic(hands_played=played, hands_won=won, net=net)

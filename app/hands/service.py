@@ -11,6 +11,7 @@ from app.db.tables import HandPlayer, HandRecord, TableRecord
 from app.errors import HoldemError
 from app.poker.phh import phh_for_viewer
 from app.poker.replayer import replay_frames
+from app.poker.state import Game
 
 
 class HandNotFound(HoldemError):
@@ -74,14 +75,18 @@ def replay_of(hand: HandRecord, player: HandPlayer | None) -> list[dict[str, Any
     return replay_frames(hand.phh, player.seat if player else None)
 
 
-async def stats_of(session: AsyncSession, user_id: int) -> tuple[int, int, int]:
-    """Hands played, hands won (net above zero) and net credits of a player (cash tables
-    only: tournament hands are played for tournament chips)."""
+async def stats_of(session: AsyncSession, user_id: int, game: Game | None = None
+                   ) -> tuple[int, int, int]:
+    """Hands played, hands won (net above zero) and net credits of a player, in every game
+    or one (cash tables only: tournament hands are played for tournament chips)."""
     tournament_tables = select(TableRecord.id).where(TableRecord.tournament_id.is_not(None))
+    where = [HandPlayer.user_id == user_id, HandRecord.table_id.not_in(tournament_tables)]
+    if game is not None:
+        where.append(HandRecord.game == game.value)
     played, won, net = (await session.execute(
         select(func.count(), func.coalesce(func.sum(case((HandPlayer.net > 0, 1), else_=0)), 0),
                func.coalesce(func.sum(HandPlayer.net), 0))
         .join(HandRecord, HandRecord.id == HandPlayer.hand_id)
-        .where(HandPlayer.user_id == user_id, HandRecord.table_id.not_in(tournament_tables))
+        .where(*where)
     )).one()
     return int(played), int(won), int(net)

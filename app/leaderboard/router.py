@@ -14,6 +14,7 @@ from app.accounts.views import avatar_url, user_private
 from app.errors import error_responses
 from app.leaderboard import service
 from app.leaderboard.schemas import LeaderboardChoice, LeaderboardPublic, LeaderPublic, Period
+from app.poker.state import Game
 from app.web.router import page, wants_page
 
 router = APIRouter(tags=["leaderboard"], responses=error_responses(401, 403, 413, 422))
@@ -26,13 +27,15 @@ async def read_leaderboard(
     settings: AppSettings,
     period: Period = Period.WEEK,
     limit: Annotated[int, Query(ge=1, le=100)] = 25,
+    game: Game | None = None,
 ) -> LeaderboardPublic | HTMLResponse:
-    """Players ranked by net credits won over the last day, week or all time (a browser
-    navigating here gets the leaderboard page)."""
+    """Players ranked by net credits won over the last day, week or all time, in every
+    game or one (a browser navigating here gets the leaderboard page)."""
     if wants_page(request):
         return page(request, "leaderboard", title="Leaderboard")
-    rows = await service.leaders(session, period, now=datetime.now(UTC), limit=limit)
-    return LeaderboardPublic(period=period, items=[
+    rows = await service.leaders(session, period, now=datetime.now(UTC), limit=limit,
+                                 game=game)
+    return LeaderboardPublic(period=period, game=game, items=[
         LeaderPublic(rank=rank, public_id=user.public_id, display_name=user.display_name,
                      avatar_url=avatar_url(user, settings), net=net, hands=hands)
         for rank, (user, net, hands) in enumerate(rows, start=1)])

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.poker.state import Game
 
 
 class Period(StrEnum):
@@ -30,6 +32,7 @@ class LeaderboardPublic(BaseModel):
     """The best players of the period, best first (players who opted out are left out)."""
 
     period: Period
+    game: Game | None = Field(None, description="The game counted (null: every game)")
     items: list[LeaderPublic]
 
 

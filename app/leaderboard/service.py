@@ -10,16 +10,19 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import User, UserStatus
 from app.db.tables import HandPlayer, HandRecord, TableRecord
 from app.leaderboard.schemas import Period
+from app.poker.state import Game
 
 SPANS = {Period.DAY: timedelta(days=1), Period.WEEK: timedelta(days=7)}
 
 
 async def leaders(
-    session: AsyncSession, period: Period, *, now: datetime, limit: int
+    session: AsyncSession, period: Period, *, now: datetime, limit: int,
+    game: Game | None = None,
 ) -> list[tuple[User, int, int]]:
     """The players with the most net credits over ``period`` (to ``now``), best first, with
-    their hands played; only active accounts that have not opted out. Cash tables only:
-    tournament hands are played for tournament chips (the rule of ``hands.service.stats_of``)."""
+    their hands played (of ``game`` only, when given); only active accounts that have not
+    opted out. Cash tables only: tournament hands are played for tournament chips (the
+    rule of ``hands.service.stats_of``)."""
     net = func.sum(HandPlayer.net).label("net")
     hands = func.count().label("hands")
     tournament_tables = select(TableRecord.id).where(TableRecord.tournament_id.is_not(None))
@@ -29,6 +32,8 @@ async def leaders(
              .group_by(HandPlayer.user_id))
     if period in SPANS:
         query = query.where(HandPlayer.ended_at >= now - SPANS[period])
+    if game is not None:
+        query = query.where(HandRecord.game == game.value)
     totals = query.subquery()
     rows = await session.execute(
         select(User, totals.c.net, totals.c.hands)

@@ -15,11 +15,13 @@ from tests.conftest import Accounts, Player, hand_summary
 NOW = datetime.now(UTC)
 
 
-async def played(database: Database, results: list[tuple[Player, int, timedelta]]) -> None:
-    """Store one finished hand per result: the player's net against the house (bots), that
-    long ago, with the credits moved through the ledger so every account reconciles."""
+async def played(database: Database, results: list[tuple[Player, int, timedelta]],
+                 game: str = "nlhe") -> None:
+    """Store one finished hand of ``game`` per result: the player's net against the house
+    (bots), that long ago, with the credits moved through the ledger so every account
+    reconciles."""
     async with database.sessions() as session:
-        table = TableRecord(id="t" * 12, name="t", private=False, config={}, state={},
+        table = TableRecord(id=game.ljust(12, "t"), name="t", private=False, config={}, state={},
                             status=TableStatus.CLOSED)
         session.add(table)
         await session.flush()
@@ -29,11 +31,10 @@ async def played(database: Database, results: list[tuple[Player, int, timedelta]
             await ledger.escrow(session, loser, table.id, abs(net))
             await ledger.release(session, winner, table.id, abs(net))
         for number, (player, net, ago) in enumerate(results):
-            hand_id = f"{number:032x}"
+            hand_id = f"{game}{number:028x}"
             session.add(HandRecord(id=hand_id, table_id=table.id, number=number, pot=abs(net),
                                    phh="", summary=hand_summary((player.id, 0, net)),
-                                   started_at=NOW - ago,
-                                   ended_at=NOW - ago))
+                                   started_at=NOW - ago, ended_at=NOW - ago, game=game))
             await session.flush()
             session.add(HandPlayer(hand_id=hand_id, user_id=player.id, seat=0, net=net,
                                    ended_at=NOW - ago))
@@ -103,6 +104,26 @@ async def test_a_player_who_opts_out_is_left_off_and_can_come_back(
     await client.put("/users/me/leaderboard", json={"listed": True}, headers=headers)
     assert [row[0] for row in board(await client.get("/leaderboard?period=day"))] == [
         ann.public_id, bob.public_id]
+
+
+async def test_each_game_has_its_own_leaderboard_and_results(
+    client: httpx.AsyncClient, accounts: Accounts, database: Database
+) -> None:
+    ann, bob = await accounts.player(), await accounts.player()
+    hour = timedelta(hours=1)
+    await played(database, [(ann, 300, hour), (bob, -50, hour)], game="nlhe")
+    await played(database, [(ann, -80, hour), (bob, 40, hour), (bob, 10, hour)], game="plo")
+    a, b = ann.public_id, bob.public_id
+    assert board(await client.get("/leaderboard?period=day")) == [(a, 220, 2), (b, 0, 3)]
+    assert board(await client.get("/leaderboard?period=day&game=plo")) == [(b, 50, 2),
+                                                                           (a, -80, 1)]
+    assert board(await client.get("/leaderboard?period=day&game=nlhe")) == [(a, 300, 1),
+                                                                            (b, -50, 1)]
+    assert board(await client.get("/leaderboard?period=day&game=flhe")) == []
+    assert (await client.get("/leaderboard?game=stud")).status_code == 422
+    headers = {"Authorization": f"Bearer {bob.token}"}
+    mine = (await client.get("/users/me/stats?game=plo", headers=headers)).json()
+    assert mine == {"hands_played": 2, "hands_won": 2, "net": 50}
 
 
 async def test_bad_periods_and_choices_are_refused(

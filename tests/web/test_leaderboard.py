@@ -27,6 +27,11 @@ async def test_a_player_finds_themselves_on_the_leaderboard_then_opts_out(
     await all_time.click()
     await expect(all_time).to_have_attribute("aria-selected", "true")
     await expect(rows.first).to_contain_text("Lena")
+    # Lena played No-Limit Hold'em only: an Omaha board has nobody on it.
+    await page.get_by_label("Game").select_option("plo")
+    await expect(rows.first).to_have_text("No hands played in this period.")
+    await page.get_by_label("Game").select_option("nlhe")
+    await expect(rows.first).to_contain_text("Lena")
     # The chosen period looks chosen: unlike the others, and like nothing before.
     looks = await page.locator("[role=tab]").evaluate_all(
         "tabs => tabs.map((t) => getComputedStyle(t).backgroundColor)")

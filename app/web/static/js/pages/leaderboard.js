@@ -1,13 +1,17 @@
-// The leaderboard: net winnings over the last day, week or all time (GET /leaderboard).
+// The leaderboard: net winnings over the last day, week or all time, in every game or
+// one (GET /leaderboard).
 
 import { api } from "../api.js";
 import { chips, el, signed } from "../format.js";
 
 const tabs = [...document.querySelectorAll("[data-period]")];
+const game = document.getElementById("leaders-game");
+let period = "week";
 
-async function show(period) {
+async function show(chosen) {
+  period = chosen;
   for (const tab of tabs) tab.setAttribute("aria-selected", String(tab.dataset.period === period));
-  const data = await api("GET", `/leaderboard?period=${period}`);
+  const data = await api("GET", `/leaderboard?period=${period}${game.value ? `&game=${game.value}` : ""}`);
   const body = document.querySelector("#leaders tbody");
   body.replaceChildren(...data.items.map((row) => el("tr", { dataset: { publicId: row.public_id } },
     el("td", { className: "num" }, row.rank),
@@ -18,4 +22,5 @@ async function show(period) {
 }
 
 for (const tab of tabs) tab.addEventListener("click", () => show(tab.dataset.period));
-show("week");
+game.addEventListener("change", () => show(period));
+show(period);
