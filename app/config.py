@@ -15,6 +15,7 @@ from app.secret_strength import GENERATE_HINT, weak_secret_reason
 
 DEFAULT_SECRET_KEY = "dev-only-insecure-secret-key-change-me"
 SMTP_SECURITY_MODES = ("none", "starttls", "ssl")
+WORKER_MODES = ("process", "inline")
 # OWASP's argon2id floors: the least memory (KiB) for each number of passes (5 and more: 7 MiB).
 ARGON2_MEMORY_FLOORS_KIB = {1: 47_104, 2: 19_456, 3: 12_288, 4: 9_216, 5: 7_168}
 
@@ -119,6 +120,9 @@ class Settings:
     mail_claim_seconds: float = field(
         default_factory=lambda: _env_float("MAIL_CLAIM_SECONDS", 60)
     )
+    # Who sends the outbox: a worker process the server starts ("process"), or the
+    # server's own process ("inline"). See app/worker.py.
+    worker: str = field(default_factory=lambda: _env("WORKER", "process"))
 
     # Credits.
     starting_credits: int = field(default_factory=lambda: _env_int("STARTING_CREDITS", 10_000))
@@ -308,6 +312,8 @@ class Settings:
             raise ConfigError(f"ENV must be 'development' or 'production', got {self.env!r}")
         if self.smtp_security not in SMTP_SECURITY_MODES:
             raise ConfigError(f"SMTP_SECURITY must be one of {SMTP_SECURITY_MODES}")
+        if self.worker not in WORKER_MODES:
+            raise ConfigError(f"WORKER must be one of {WORKER_MODES}, got {self.worker!r}")
         if self.house_initial_bankroll < 0 or not 0 < self.house_table_share <= 1:
             raise ConfigError("HOUSE_INITIAL_BANKROLL must be 0 or more and HOUSE_TABLE_SHARE "
                               f"above 0 and at most 1, got {self.house_initial_bankroll} and "

@@ -43,6 +43,7 @@ from app.tournaments.handlers import install as install_tournaments
 from app.tournaments.router import admin_router as tournaments_admin_router
 from app.tournaments.router import router as tournaments_router
 from app.web.router import mount_web
+from app.worker import WorkerProcess
 
 log = logging.getLogger(__name__)
 
@@ -169,21 +170,30 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     database = Database(settings.database_url)
     mailer = Mailer(settings, database)
 
+    worker = WorkerProcess(settings) if settings.worker == "process" else None
+
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        mailer.start()
+        if worker is None:
+            mailer.start()
+        else:
+            worker.start()
         lag = asyncio.create_task(metrics.watch_loop(), name="metrics:loop-lag")
         await realtime.start()
         yield
         await realtime.stop()
         lag.cancel()
-        await mailer.close()
+        if worker is None:
+            await mailer.close()
+        else:
+            await worker.stop()
         await database.dispose()
 
     app = RealtimeApp(title="holdem-server", version=__version__, lifespan=lifespan)
     app.state.settings = settings
     app.state.database = database
     app.state.mailer = mailer
+    app.state.worker = worker
     app.state.rate_limiter = RateLimiter(enabled=settings.rate_limits_enabled,
                                          redis_url=settings.redis_url,
                                          prefix=f"holdem:{settings.redis_channel}")

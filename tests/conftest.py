@@ -277,6 +277,7 @@ def settings(database_url: str, smtp_server: tuple[Mailbox, int], tmp_path: Path
         outbox_dir=str(tmp_path / "outbox"),
         mail_max_attempts=3,
         mail_retry_seconds=0,
+        worker="inline",
         starting_credits=10_000,
         daily_credits=1_000,
         daily_credits_cooldown_seconds=86_400,

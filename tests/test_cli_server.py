@@ -164,6 +164,46 @@ def test_serve_without_public_url_mails_links_to_the_port_it_serves_on(
     assert link.startswith(f"{url}/"), link
 
 
+def _children(pid: int) -> list[int]:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(child) for child in path.read_text().split()] if path.exists() else []
+
+
+def _is_worker(pid: int) -> bool:
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except FileNotFoundError:
+        return False
+    return b"spawn_main" in command
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+def test_the_worker_of_a_killed_server_leaves_with_it(tmp_path: Path, fresh_sqlite: str):
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "serve", "--port", str(port)], cwd=tmp_path,
+        env=holdem_env(tmp_path, DATABASE_URL=fresh_sqlite), text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        assert wait_for_health(process, f"http://127.0.0.1:{port}").status_code == 200
+        deadline = time.monotonic() + START_SECONDS
+        workers: list[int] = []
+        while not workers and time.monotonic() < deadline:
+            workers = [p for p in _children(process.pid) if _is_worker(p)]
+            time.sleep(0.1)
+        assert len(workers) == 1, _children(process.pid)
+        process.kill()  # no shutdown at all: the worker must notice by itself
+        process.communicate(timeout=30)
+        deadline = time.monotonic() + 15
+        while _is_worker(workers[0]) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _is_worker(workers[0]), "the worker outlived its server"
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate(timeout=30)
+
+
 @pytest.mark.parametrize(("public_url", "host", "port", "links"), [
     ("", "127.0.0.1", 8123, "http://127.0.0.1:8123"),
     ("", "0.0.0.0", 8123, "http://127.0.0.1:8123"),
