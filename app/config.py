@@ -16,6 +16,7 @@ from app.secret_strength import GENERATE_HINT, weak_secret_reason
 DEFAULT_SECRET_KEY = "dev-only-insecure-secret-key-change-me"
 SMTP_SECURITY_MODES = ("none", "starttls", "ssl")
 WORKER_MODES = ("process", "inline")
+MAX_OFFLOAD_PROCESSES = 64
 # OWASP's argon2id floors: the least memory (KiB) for each number of passes (5 and more: 7 MiB).
 ARGON2_MEMORY_FLOORS_KIB = {1: 47_104, 2: 19_456, 3: 12_288, 4: 9_216, 5: 7_168}
 
@@ -123,6 +124,9 @@ class Settings:
     # Who sends the outbox: a worker process the server starts ("process"), or the
     # server's own process ("inline"). See app/worker.py.
     worker: str = field(default_factory=lambda: _env("WORKER", "process"))
+    # Processes that compute the odds tools and avatar images (0: threads of the server).
+    # See app/offload.py.
+    offload_processes: int = field(default_factory=lambda: _env_int("OFFLOAD_PROCESSES", 1))
 
     # Credits.
     starting_credits: int = field(default_factory=lambda: _env_int("STARTING_CREDITS", 10_000))
@@ -314,6 +318,9 @@ class Settings:
             raise ConfigError(f"SMTP_SECURITY must be one of {SMTP_SECURITY_MODES}")
         if self.worker not in WORKER_MODES:
             raise ConfigError(f"WORKER must be one of {WORKER_MODES}, got {self.worker!r}")
+        if not 0 <= self.offload_processes <= MAX_OFFLOAD_PROCESSES:
+            raise ConfigError(f"OFFLOAD_PROCESSES must be 0 to {MAX_OFFLOAD_PROCESSES}, got "
+                              f"{self.offload_processes}")
         if self.house_initial_bankroll < 0 or not 0 < self.house_table_share <= 1:
             raise ConfigError("HOUSE_INITIAL_BANKROLL must be 0 or more and HOUSE_TABLE_SHARE "
                               f"above 0 and at most 1, got {self.house_initial_bankroll} and "

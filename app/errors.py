@@ -88,7 +88,8 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 class ServiceUnavailable(HoldemError):
-    """The server cannot reach its database right now: try again shortly (``retry_after``)."""
+    """The server cannot do this right now (its database is unreachable, or the process
+    computing an answer died): try again shortly (``retry_after`` when known)."""
 
     code = "service_unavailable"
     status = 503

@@ -34,6 +34,7 @@ from app.hands.router import router as hands_router
 from app.leaderboard.router import router as leaderboard_router
 from app.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from app.metrics import Metrics
+from app.offload import Offload
 from app.realtime.server import RealtimeApp
 from app.realtime.wiring import install as install_realtime
 from app.security_headers import SecurityHeadersMiddleware
@@ -171,6 +172,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     mailer = Mailer(settings, database)
 
     worker = WorkerProcess(settings) if settings.worker == "process" else None
+    offload = Offload(settings.offload_processes)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -187,6 +189,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await mailer.close()
         else:
             await worker.stop()
+        await offload.close()
         await database.dispose()
 
     app = RealtimeApp(title="holdem-server", version=__version__, lifespan=lifespan)
@@ -194,6 +197,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.database = database
     app.state.mailer = mailer
     app.state.worker = worker
+    app.state.offload = offload
     app.state.rate_limiter = RateLimiter(enabled=settings.rate_limits_enabled,
                                          redis_url=settings.redis_url,
                                          prefix=f"holdem:{settings.redis_channel}")

@@ -278,6 +278,7 @@ def settings(database_url: str, smtp_server: tuple[Mailbox, int], tmp_path: Path
         mail_max_attempts=3,
         mail_retry_seconds=0,
         worker="inline",
+        offload_processes=0,
         starting_credits=10_000,
         daily_credits=1_000,
         daily_credits_cooldown_seconds=86_400,

@@ -24,6 +24,7 @@ from app.accounts.tokens import CSRF_HEADER, SESSION_COOKIE, csrf_matches, decod
 from app.config import RateLimit, Settings
 from app.db.engine import Database
 from app.db.models import Role, User
+from app.offload import Offload
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -62,6 +63,12 @@ def get_avatar_slots(request: Request) -> asyncio.Semaphore:
     return slots
 
 
+def get_offload(request: Request) -> Offload:
+    """The application's pool for heavy work beside the tables (:mod:`app.offload`)."""
+    offload: Offload = request.app.state.offload
+    return offload
+
+
 def get_database(request: Request) -> Database:
     """The application's database (for work that outlives the request's session)."""
     database: Database = request.app.state.database
@@ -82,6 +89,7 @@ MailerDep = Annotated[Mailer, Depends(get_mailer)]
 Hooks = Annotated[AccountHooks, Depends(get_hooks)]
 Limiter = Annotated[RateLimiter, Depends(get_rate_limiter)]
 AvatarSlots = Annotated[asyncio.Semaphore, Depends(get_avatar_slots)]
+OffloadDep = Annotated[Offload, Depends(get_offload)]
 
 
 def client_ip(request: Request) -> str:

@@ -7,7 +7,6 @@ import asyncio
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-import anyio.to_thread
 from sqlalchemy import delete, or_, select, update
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
@@ -49,6 +48,7 @@ from app.db.models import (
     UserStatus,
     utcnow,
 )
+from app.offload import Offload
 
 
 async def confirm_password(user: User, password: str, settings: Settings) -> None:
@@ -72,11 +72,13 @@ async def rename(session: AsyncSession, user: User, display_name: str) -> User:
 
 
 async def set_avatar(
-    session: AsyncSession, user: User, upload: bytes, *, slots: asyncio.Semaphore
+    session: AsyncSession, user: User, upload: bytes, *, slots: asyncio.Semaphore,
+    offload: Offload,
 ) -> None:
-    """Validate, re-encode and store an uploaded avatar (decoding waits for one of ``slots``)."""
+    """Validate, re-encode (in ``offload``'s pool) and store an uploaded avatar (decoding
+    waits for one of ``slots``)."""
     async with slots:
-        image = await anyio.to_thread.run_sync(normalise_avatar, upload)
+        image = await offload.run(normalise_avatar, upload)
     avatar = await session.get(Avatar, user.id)
     if avatar is None:
         session.add(Avatar(user_id=user.id, image=image, content_type=CONTENT_TYPE,
@@ -86,8 +88,10 @@ async def set_avatar(
     await session.commit()
 
 
-async def avatar_of(session: AsyncSession, public_id: str) -> tuple[bytes, str] | None:
-    """The avatar image and content type of an account (generated if none was uploaded)."""
+async def avatar_of(session: AsyncSession, public_id: str, *, offload: Offload
+                    ) -> tuple[bytes, str] | None:
+    """The avatar image and content type of an account (generated, in ``offload``'s pool,
+    if none was uploaded)."""
     row = (
         await session.execute(
             select(User.id, Avatar.image, Avatar.content_type)
@@ -98,7 +102,7 @@ async def avatar_of(session: AsyncSession, public_id: str) -> tuple[bytes, str] 
     if row is None:
         return None
     if row.image is None:
-        return await anyio.to_thread.run_sync(default_avatar, public_id), CONTENT_TYPE
+        return await offload.run(default_avatar, public_id), CONTENT_TYPE
     return bytes(row.image), str(row.content_type)
 
 

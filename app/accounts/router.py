@@ -28,6 +28,7 @@ from app.accounts.dependencies import (
     Hooks,
     Limiter,
     MailerDep,
+    OffloadDep,
     per_ip,
 )
 from app.accounts.errors import AvatarTooLarge
@@ -221,20 +222,22 @@ async def put_avatar(
     session: DbSession,
     settings: AppSettings,
     slots: AvatarSlots,
+    offload: OffloadDep,
 ) -> UserPrivate:
     """Upload an avatar; it is re-encoded to 256x256 and served at the avatar URL."""
     upload = await file.read(MAX_UPLOAD_BYTES + 1)
     if len(upload) > MAX_UPLOAD_BYTES:
         raise AvatarTooLarge("avatar must be at most 1 MB", max_bytes=MAX_UPLOAD_BYTES)
-    await profile.set_avatar(session, user, upload, slots=slots)
+    await profile.set_avatar(session, user, upload, slots=slots, offload=offload)
     return user_private(user, settings)
 
 
 @users_router.get("/{public_id}/avatar", response_class=Response,
                   responses={200: {"content": {"image/webp": {}}}, 404: {}})
-async def get_avatar(public_id: PublicId, request: Request, session: DbSession) -> Response:
+async def get_avatar(public_id: PublicId, request: Request, session: DbSession,
+                     offload: OffloadDep) -> Response:
     """A user's avatar, or a generated one when none was uploaded."""
-    found = await profile.avatar_of(session, public_id)
+    found = await profile.avatar_of(session, public_id, offload=offload)
     if found is None:
         return Response(status_code=404)
     image, content_type = found

@@ -27,8 +27,9 @@ class ToolsBusy(HoldemError):
 
 
 class ToolsQueue:
-    """One worker thread for odds (tables keep the event loop meanwhile), in front of it at
-    most ``limit`` work units waiting or running."""
+    """One odds computation at a time (in the offload pool, so tables keep the event loop
+    and the interpreter meanwhile), in front of it at most ``limit`` work units waiting or
+    running."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
@@ -37,8 +38,8 @@ class ToolsQueue:
 
     @asynccontextmanager
     async def admit(self, work: int) -> AsyncIterator[CapacityLimiter]:
-        """The worker slot to run ``work`` with, or :class:`ToolsBusy` when it would not
-        fit; its work counts as queued until the block ends."""
+        """The slot to run ``work`` with (enter it to run), or :class:`ToolsBusy` when it
+        would not fit; its work counts as queued until the block ends."""
         if self.queued + work > self.limit:
             retry_after = max(1, math.ceil(self.queued / WORK_PER_SECOND))
             raise ToolsBusy(f"the odds calculator is busy, try again in {retry_after} s",
