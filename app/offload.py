@@ -7,6 +7,10 @@ them in a pool of ``OFFLOAD_PROCESSES`` spawned processes (1 by default) and awa
 answer, so a request costs the server only the pickling of its question and answer.
 With ``OFFLOAD_PROCESSES=0`` the work runs on a thread of the server, as before.
 
+The pool's processes, the worker (:mod:`app.worker`) and the password-hashing threads
+(:mod:`app.accounts.passwords`) run at a lower CPU priority (:func:`lower_priority`):
+on a busy machine the tables' loop gets a core first, and they take what it leaves.
+
 A pool whose process died (a crash, the out-of-memory killer) answers that call with
 :class:`ServiceUnavailable` and is replaced on the next call.
 """
@@ -14,8 +18,11 @@ A pool whose process died (a crash, the out-of-memory killer) answers that call 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
+import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -27,6 +34,14 @@ from app.errors import ServiceUnavailable
 
 log = logging.getLogger(__name__)
 Answer = TypeVar("Answer")
+NICENESS = 10  # about a tenth of a normal thread's share of a busy core
+
+
+def lower_priority() -> None:
+    """Lower the calling thread's CPU priority by :data:`NICENESS` (on Linux, where a
+    thread has a priority of its own; elsewhere the whole process's)."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICENESS)
 
 
 class Offload:
@@ -41,7 +56,8 @@ class Offload:
             # Spawned, not forked: a fresh interpreter holds none of the server's threads,
             # sockets or event loop.
             self._pool = ProcessPoolExecutor(self.processes,
-                                             mp_context=multiprocessing.get_context("spawn"))
+                                             mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=lower_priority)
         return self._pool
 
     async def run(self, function: Callable[..., Answer], *args: object) -> Answer:

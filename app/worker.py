@@ -10,8 +10,8 @@ that doubles up to a minute), and stops it when it stops. The worker sends the o
 exactly as the server's own sender did (:class:`app.accounts.mail.Mailer`): mails are
 claimed from the database, so several servers' workers never send one twice, and one
 that dies leaves its claims to lapse. It leaves when its server does, however the server
-ends. ``WORKER=inline`` sends from the server's process (a one-process development
-server, and the tests).
+ends, and at a lower CPU priority (:func:`app.offload.lower_priority`). ``WORKER=inline``
+sends from the server's process (a one-process development server, and the tests).
 
 Rendering a mail stays in the request that queues it: it is written to the outbox in the
 transaction of the change that causes it.
@@ -30,6 +30,7 @@ from multiprocessing.process import BaseProcess
 from app.accounts.mail import Mailer
 from app.config import Settings
 from app.db.engine import Database
+from app.offload import lower_priority
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +105,7 @@ def run_worker(settings: Settings, server_pid: int) -> None:
     started it (``server_pid``) is gone."""
     from app.main import configure_logging
 
+    lower_priority()
     configure_logging(settings)
     asyncio.run(_work(settings, server_pid))
 

@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sys
+import threading
 from collections.abc import AsyncIterator
 
 import httpx
 import pytest
 from fastapi import FastAPI
 
+from app.accounts import passwords
 from app.config import Settings
 from app.errors import ServiceUnavailable
 from app.main import create_app
-from app.offload import Offload
+from app.offload import NICENESS, Offload
 from app.tools.schemas import EquityRequest
 from app.tools.service import equity_of
 from tests.accounts.test_avatar import decoded, image_bytes
@@ -77,3 +80,22 @@ async def test_avatars_are_encoded_in_the_pool_and_a_bad_one_refused_from_it(
     bad = await pooled.put("/users/me/avatar", headers=player.headers,
                            files={"file": ("me.png", b"\x89PNG\r\n\x1a\n not an image")})
     assert bad.status_code in (400, 422) and bad.json()["error"]["code"] == "avatar_invalid"
+
+
+def _priority() -> int:
+    return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="thread priorities: Linux")
+async def test_the_pool_and_the_password_hashing_run_at_a_lower_priority() -> None:
+    ours = _priority()
+    lowered = min(19, ours + NICENESS)
+    offload = Offload(1)
+    try:
+        assert await offload.run(_priority) == lowered
+    finally:
+        await offload.close()
+    name, priority = await passwords._hashing(lambda: (threading.current_thread().name,
+                                                        _priority()))
+    assert name.startswith("password-hashing") and priority == lowered
+    assert _priority() == ours

@@ -1,14 +1,30 @@
-"""Password hashing (argon2id through passlib) and the password policy."""
+"""Password hashing (argon2id through passlib) and the password policy.
+
+Hashing runs on :data:`HASHING_THREADS` threads of its own at a lower CPU priority
+(:func:`app.offload.lower_priority`). argon2 releases the GIL and spreads each hash over
+its lanes' threads: on the event loop's default pool, a burst of sign-ups ran dozens of
+hashes at once and took the cores the tables' loop needed; here at most two run, and
+they take the CPU the tables leave.
+"""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
+from typing import TypeVar
 
-import anyio.to_thread
 from passlib.context import CryptContext
 
 from app.accounts.errors import WeakPassword
 from app.config import Settings
+from app.offload import lower_priority
+
+HASHING_THREADS = 2
+_hashers = ThreadPoolExecutor(HASHING_THREADS, thread_name_prefix="password-hashing",
+                              initializer=lower_priority)
+Answer = TypeVar("Answer")
 
 MIN_LENGTH = 10
 MAX_LENGTH = 128
@@ -76,10 +92,14 @@ def _context_for(settings: Settings) -> CryptContext:
                     settings.argon2_parallelism)
 
 
+async def _hashing(function: Callable[..., Answer], *args: object) -> Answer:
+    return await asyncio.wrap_future(_hashers.submit(function, *args))
+
+
 async def hash_password(password: str, settings: Settings) -> str:
-    """An argon2id hash of ``password`` (computed off the event loop)."""
+    """An argon2id hash of ``password`` (computed on the hashing threads)."""
     context = _context_for(settings)
-    return await anyio.to_thread.run_sync(context.hash, password)
+    return await _hashing(context.hash, password)
 
 
 async def verify_password(
@@ -92,6 +112,6 @@ async def verify_password(
     """
     context = _context_for(settings)
     if password_hash is None:
-        await anyio.to_thread.run_sync(context.hash, password)
+        await _hashing(context.hash, password)
         return False, None
-    return await anyio.to_thread.run_sync(context.verify_and_update, password, password_hash)
+    return await _hashing(context.verify_and_update, password, password_hash)
