@@ -8,6 +8,11 @@
         --database-url postgresql+asyncpg://postgres@127.0.0.1:5432/test \
         --redis-url redis://127.0.0.1:6379/0          # two processes, routed by table
 
+With ``--signups N`` (and ``--odds R``) a burst of sign-ups and logins over REST (and
+odds requests) runs against the server during the measured window (bench/burst.py), and
+``--worker inline`` sends the mail from the server's own process, as it did before the
+worker process: the tables' figures under the burst, beside the quiet ones.
+
 It starts the server itself (one uvicorn worker; ``--gc-threshold`` and
 ``--deflate`` choose the two settings under test, which default to how ``holdem serve``
 runs, for the baseline too), connects the clients from
@@ -73,7 +78,7 @@ sys.path.insert(0, str(ROOT))
 
 from app.cli import SERVER_GC_THRESHOLDS  # noqa: E402
 from app.collector import FREEZE_SECONDS  # noqa: E402
-from bench import gcpauses  # noqa: E402
+from bench import burst, gcpauses  # noqa: E402
 from bench.loadclient import HandshakeError, SioClient, connect  # noqa: E402
 from bench.services import ServiceMeter  # noqa: E402
 from bench.targets import GC_STATS, TARGETS, PlayerSeat, Target, make_target  # noqa: E402
@@ -109,6 +114,9 @@ class Options:
     servers: int = 1
     redis_url: str | None = None
     route: str = "seat"
+    signups: int = 0
+    signup_concurrency: int = 16
+    odds: float = 0.0
 
 
 @dataclass
@@ -411,6 +419,17 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / CLK_TCK
 
 
+def children(pids: list[int]) -> list[int]:
+    """Every descendant of processes (Linux): a server's worker and offload pool."""
+    found: list[int] = []
+    for pid in pids:
+        path = Path(f"/proc/{pid}/task/{pid}/children")
+        if path.exists():
+            kids = [int(k) for k in path.read_text().split()]
+            found += kids + children(kids)
+    return found
+
+
 def rss_kib(pids: list[int]) -> int:
     """Resident set size of processes, in KiB."""
     total = 0
@@ -554,6 +573,7 @@ def _measure(opts: Options, pids: list[int], seats: list[PlayerSeat],
         proc.start()
         pipes.append(parent)
         procs.append(proc)
+    side = _start_burst(opts, ctx)
     try:
         connected = 0
         for pipe in pipes:
@@ -564,14 +584,17 @@ def _measure(opts: Options, pids: list[int], seats: list[PlayerSeat],
         rss_connected = rss_kib(pids)
         log(f"  {connected} players connected; server RSS {rss_connected / 1024:.0f} MiB")
         load_before = load_average()
-        for pipe in pipes:
+        for pipe in [*pipes, *([side[0]] if side else [])]:
             pipe.send("go")
         time.sleep(opts.warmup)
         ports = [opts.port + n for n in range(len(pids))]
+        helpers = children(pids)
         cpu0, services0, metrics0 = cpu_seconds(pids), meter.snapshot(), scrape(ports)
+        helpers0 = cpu_seconds(helpers)
         window = [time.time()]
         time.sleep(opts.duration)
         cpu1, services1, metrics1 = cpu_seconds(pids), meter.snapshot(), scrape(ports)
+        helpers1 = cpu_seconds([p for p in helpers if Path(f"/proc/{p}").exists()])
         window.append(time.time())
         rss_busy = rss_kib(pids)
         reports = []
@@ -579,9 +602,14 @@ def _measure(opts: Options, pids: list[int], seats: list[PlayerSeat],
             if not pipe.poll(DRAIN_SECONDS + 30):
                 raise RuntimeError("a generator did not report in time")
             reports.append(pipe.recv()[1])
+        side_report = None
+        if side is not None:
+            if not side[0].poll(DRAIN_SECONDS + 120):
+                raise RuntimeError("the sign-up burst did not report in time")
+            side_report = side[0].recv()
         load_after = load_average()
     finally:
-        for proc in procs:
+        for proc in procs + ([side[1]] if side else []):
             proc.join(5)
             if proc.is_alive():
                 proc.kill()
@@ -593,7 +621,21 @@ def _measure(opts: Options, pids: list[int], seats: list[PlayerSeat],
     result["forwarded_share"] = forwarded_share(
         forwarded_actions(metrics0), forwarded_actions(metrics1), result["sent"])
     result["window"] = window
+    result["helpers_cpu_pct"] = round(100 * max(0.0, helpers1 - helpers0) / opts.duration, 1)
+    result["burst"] = burst.summary(side_report)
     return result
+
+
+def _start_burst(opts: Options, ctx: Any) -> tuple[Connection, Any] | None:
+    """The sign-up and odds burst's process (bench/burst.py), when asked for."""
+    if not (opts.signups or opts.odds):
+        return None
+    parent, child = ctx.Pipe()
+    proc = ctx.Process(target=burst.run_burst, daemon=True, args=(
+        f"http://127.0.0.1:{opts.port}", opts.signups, opts.signup_concurrency, opts.odds,
+        opts.warmup, opts.duration, child))
+    proc.start()
+    return parent, proc
 
 
 def forwarded_share(before: int | None, after: int | None, sent: int) -> float | None:
@@ -661,7 +703,9 @@ def describe(result: dict[str, Any]) -> str:
         f"deflate {'on' if result['server_deflate'] and result['client_deflate'] else 'off'}  "
         f"{_gc_line(result.get('server_gc'))}{_window_line(result.get('gc_in_window'))}"
         f"load {result['load_average']}"
+        f"  server's children (worker, offload) cpu {result.get('helpers_cpu_pct', 0)}%"
         + "".join(f"  {k} {v}" for k, v in (result.get("services") or {}).items())
+        + (f"  burst {json.dumps(result['burst'])}" if result.get("burst") else "")
     )
 
 
@@ -748,6 +792,15 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[
                    help=f"holdem: seconds between hands (default: {FAST_HAND_DELAY} in "
                         "--mode fast, else the server's)")
     p.add_argument("--json", action="store_true", help="print each result as a JSON line")
+    p.add_argument("--signups", type=int, default=0,
+                   help="holdem: sign up and log in this many new accounts over REST during "
+                        "the window (bench/burst.py)")
+    p.add_argument("--signup-concurrency", type=int, default=16)
+    p.add_argument("--odds", type=float, default=0.0,
+                   help="holdem: odds requests per second during the window")
+    p.add_argument("--worker", choices=["process", "inline"], default="process",
+                   help="holdem: who sends the mail outbox (WORKER; default: a worker "
+                        "process, as holdem serve runs)")
     p.add_argument("--servers", type=int, default=1,
                    help="holdem: this many server processes sharing the tables (needs "
                         "--database-url and --redis-url); players go round them")
@@ -770,6 +823,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[
                 "--database-url and --redis-url")
     # The servers read it when they start (bench/serving.py).
     os.environ["GC_FREEZE_SECONDS"] = str(args.gc_freeze)
+    os.environ["WORKER"] = args.worker
     targets = ["bare", "holdem"] if args.compare else [args.target]
     if args.hand_delay is None and args.mode == "fast":
         args.hand_delay = FAST_HAND_DELAY
@@ -781,7 +835,10 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[
                 idle=args.idle, seed=args.seed, hand_delay=args.hand_delay,
                 database_url=args.database_url, servers=args.servers if t == "holdem" else 1,
                 redis_url=args.redis_url if t == "holdem" else None,
-                route=args.route if t == "holdem" else "seat")
+                route=args.route if t == "holdem" else "seat",
+                signups=args.signups if t == "holdem" else 0,
+                signup_concurrency=args.signup_concurrency,
+                odds=args.odds if t == "holdem" else 0.0)
         for t in targets
     ]
     return args, runs
