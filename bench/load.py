@@ -42,7 +42,8 @@ Latency is the time from sending ``table:action`` to the next player's
 It reports p50/p95/p99/max, actions per second, every ack (ok or not), server
 CPU (utime+stime from /proc/<pid>/stat) and RSS per connected player
 (/proc/<pid>/status: resident memory after connecting, minus before, over the
-players), and the load average, since this machine is shared. With
+players; and again at the end of the window, once the tables have played), and the load
+average, since this machine is shared. With
 ``--redis-url`` or ``--database-url`` on PostgreSQL it also reports what each
 action cost those services (bench/services.py: Redis commands and CPU, PostgreSQL
 commits, read-only transactions, rows, WAL and backend CPU). Every phase has
@@ -90,6 +91,7 @@ DRAIN_SECONDS = 15.0  # longest wait for the acks of actions already sent
 MAX_CLIENTS = 12_000  # the 10,000-player pace run, and a margin
 FAST_HAND_DELAY = 0.1  # seconds between hands in --mode fast, unless --hand-delay says
 MOVED_ATTEMPTS = 5  # a request refused with table_moved is sent again, as browsers do
+HAND_ACTIONS = 26  # about a hand of six players who check or call down: 4 streets, mucks
 
 
 @dataclass(frozen=True)
@@ -162,6 +164,9 @@ class Generator:
         self.window: tuple[float, float] = (0.0, 0.0)
         self.rng = random.Random(opts.seed)
         self.loop: asyncio.AbstractEventLoop | None = None
+        # Actions each table plays at once when it starts, so the window finds the tables
+        # at every point of their hands (hand ends included), not all at the first deal.
+        self.ahead: dict[int, int] = {}
 
     def on_event(self, client: SioClient, event: str, data: Any) -> None:
         if event == "table:batch":
@@ -184,7 +189,17 @@ class Generator:
         if not self.running:
             self.pending[index] = (player, data)
             return
-        self._schedule(player, data, self.opts.pace if self.opts.mode == "pace" else 0.0)
+        self._schedule(player, data, self._delay(index))
+
+    def _delay(self, index: int) -> float:
+        """How long the player to act at table ``index`` thinks: nothing while the table
+        fast-forwards to its starting point, else the pace, give or take half of it."""
+        if self.opts.mode != "pace":
+            return 0.0
+        if self.ahead.get(index, 0) > 0:
+            self.ahead[index] -= 1
+            return 0.0
+        return self.opts.pace * self.rng.uniform(0.5, 1.5)
 
     def _schedule(self, player: Player, turn: Any, delay: float) -> None:
         assert self.loop is not None
@@ -307,9 +322,9 @@ class Generator:
         now = time.perf_counter()
         self.window = (now + self.opts.warmup, now + self.opts.warmup + self.opts.duration)
         self.running = True
-        for player, turn in self.pending.values():
-            spread = self.rng.uniform(0, self.opts.pace) if self.opts.mode == "pace" else 0.0
-            self._schedule(player, turn, spread)
+        for index, (player, turn) in self.pending.items():
+            self.ahead[index] = self.rng.randrange(HAND_ACTIONS)
+            self._schedule(player, turn, self._delay(index))
         self.pending.clear()
 
     def close(self) -> None:
@@ -661,6 +676,7 @@ def _summary(opts: Options, reports: list[dict[str, Any]], *, connected: int,
              for k in ("sent", "acked_ok", "acked_error", "unacked", "connect_failures", "seated")}
     before, after_connect, busy = rss
     return {
+        "kib_per_player_after_play": round((busy - before) / max(1, connected), 1),
         "target": opts.target, "mode": "idle" if opts.idle else opts.mode,
         "database": ("postgresql" if opts.database_url else "sqlite")
         if opts.target == "holdem" else "-",
@@ -695,7 +711,9 @@ def describe(result: dict[str, Any]) -> str:
         f"{result['actions_per_s']:7.1f} act/s  p50 {lat['p50']:7.2f}  p95 {lat['p95']:7.2f}  "
         f"p99 {lat['p99']:7.2f}  max {lat['max']:7.1f} ms  cpu {result['server_cpu_pct']:5.1f}% "
         f"({result.get('server_cpu_ms_per_action', 0):.2f} ms/action)  "
-        f"{result['kib_per_player']:6.1f} KiB/player  acks {result['acked_ok']}/{result['sent']} "
+        f"{result['kib_per_player']:6.1f} KiB/player "
+        f"({result.get('kib_per_player_after_play', 0):.1f} after playing)  "
+        f"acks {result['acked_ok']}/{result['sent']} "
         f"{_forwarded_line(result.get('forwarded_share'))}"
         f"err {result['acked_error']} unacked {result['unacked']} "
         f"connect-fail {result['connect_failures']}  gc {result['gc_threshold']} "
