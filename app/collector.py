@@ -25,14 +25,14 @@ players arriving"). The full collection comes instead once players leave: when s
 many connections have closed that what is resident is twice what the last one left,
 beyond what the open connections hold.
 
-Garbage cycles come with connections closing, not with play or seating (neither makes
-any): each WebSocket leaves about 90 objects when it closes (uvicorn's protocol and
-transport, the tasks that served it and the exceptions that ended them: 16 KB). So what
-waits uncollected grows with connections closed: a server of 330 MB at 3,000 players
-collects again after some 20,000 of them. The other sources found are gone, each held
-by a test: uvicorn's HTTP protocol and its parser at the upgrade (app/serving.py),
-Engine.IO's per-request class at connect (app/realtime/buffers.py), the SQL statements
-of a buy-in (app/db/ledger.py).
+Neither play nor seating nor a connection closing leaves a garbage cycle. The sources
+found are gone, each held by a test: the error that ended each WebSocket, whose
+traceback held engineio's handler and everything it served (about 90 objects, 16 KB a
+closed connection: app/realtime/buffers.py), uvicorn's HTTP protocol and its parser at
+the upgrade (app/serving.py), Engine.IO's per-request class at connect
+(app/realtime/buffers.py), the SQL statements of a buy-in (app/db/ledger.py). So players
+leaving, even all at once, free what they held by reference counting, and resident
+memory does not grow with connections closed.
 
 Counting the frozen objects instead of reading resident memory would walk all of them:
 ``gc.get_freeze_count()`` takes 100 ms at 3,000 players. Where resident memory cannot be

@@ -3,6 +3,7 @@ and what a WebSocket leaves behind."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import gc
 import itertools
@@ -82,6 +83,27 @@ async def test_a_websocket_leaves_no_http_protocol_cycle_behind(settings: Settin
             left = [o for o in garbage if isinstance(o, HttpToolsProtocol)]
             for client in clients:
                 await client.disconnect()
+    assert left == []
+
+
+async def test_a_closed_websocket_leaves_nothing_for_the_full_collection(
+    settings: Settings,
+) -> None:
+    # Neither the protocol nor the guard nor engineio's handler task waits in a cycle once
+    # a player leaves: a mass disconnect frees everything by reference counting.
+    async with live_server(settings) as server:
+        await (await Client(server.url).connect()).disconnect()  # everything imported
+        with garbage_kept() as garbage:
+            clients = [await Client(server.url).connect() for _ in range(5)]
+            for client in clients:
+                await client.ok("lobby:list", {})
+                await client.disconnect()
+            await asyncio.sleep(0.5)
+            gc.collect()
+            left = [type(o).__qualname__ for o in garbage
+                    if type(o).__module__.startswith(("uvicorn", "websockets", "app."))
+                    or (isinstance(o, asyncio.Task) and "_websocket_handler"
+                        in getattr(o.get_coro(), "__qualname__", ""))]
     assert left == []
 
 

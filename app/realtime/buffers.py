@@ -27,6 +27,7 @@ from urllib.parse import parse_qs
 
 import engineio
 import socketio
+from engineio.async_drivers import asgi as engineio_asgi
 from starlette.types import Message, Receive, Send
 
 log = logging.getLogger(__name__)
@@ -195,6 +196,26 @@ def websocket_environ(scope: dict[str, Any], receive: Receive, send: Send) -> di
     return environ
 
 
+class EndingWebSocket(engineio_asgi.WebSocket):  # type: ignore[misc]
+    """engineio's ASGI WebSocket, whose wait ends with ``None`` when the connection closes
+    (engineio's handler reads that as "closed by the client") instead of raising
+    ``OSError``.
+
+    Raised there, the error's traceback holds the frame of engineio's handler, whose
+    locals hold the task that raised it, which holds the error: a cycle of some ninety
+    objects per closed WebSocket (the protocol, its parser and frames, the tasks) that
+    only a full collection frees (see app.collector).
+    """
+
+    async def wait(self) -> bytes | str | None:
+        """The next message's data, or ``None`` once the connection is closed."""
+        event = await self.asgi_receive()
+        if event["type"] != "websocket.receive":
+            return None
+        data: bytes | str | None = event.get("bytes")
+        return data if data is not None else event.get("text")
+
+
 class BoundedEngine(engineio.AsyncServer):  # type: ignore[misc]
     """Engine.IO that disconnects a client with more than ``max_buffered_bytes`` unread."""
 
@@ -205,8 +226,8 @@ class BoundedEngine(engineio.AsyncServer):  # type: ignore[misc]
         self.guards: dict[str, WebSocketGuard] = {}
         self.dropped = 0
         drivers: dict[str, Any] = self._async  # type: ignore[has-type]
-        self._async = {**drivers, "translate_request": _lean_request(
-            drivers["translate_request"])}
+        self._async = {**drivers, "websocket": EndingWebSocket,
+                       "translate_request": _lean_request(drivers["translate_request"])}
 
     def create_queue(self, *args: Any, **kwargs: Any) -> OutgoingQueue:
         """Each socket's outgoing queue, counted in bytes."""
