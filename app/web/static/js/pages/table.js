@@ -6,6 +6,7 @@ import { gameOf } from "../games.js";
 import { currentUser, loginUrl, setBalance } from "../session.js";
 import { connect, request, showFatal, SocketMissing } from "../socket.js";
 import { ActionBar } from "../table/actions.js";
+import { applyHostEvent, describeHost, emptyHosting, HostPanel } from "../table/host.js";
 import { describe } from "../table/log.js";
 import { renderCenter, renderSeats } from "../table/render.js";
 import { applyEvent, applySnapshot, applyTurn, emptyTable, inLiveHand, mySeat } from "../table/state.js";
@@ -116,6 +117,7 @@ function render() {
   renderSeats($("seats"), table, me);
   renderCenter(table, me);
   renderTools();
+  hostPanel.render(table, me);
   actionBar.update(table, table.turn, mySeat(table, me));
 }
 
@@ -179,6 +181,7 @@ $("run-twice-yes").addEventListener("click", () => answerRunTwice(true));
 $("run-twice-no").addEventListener("click", () => answerRunTwice(false));
 
 const actionBar = new ActionBar((payload) => request(socket, "table:action", { table_id: tableId, ...payload }));
+const hostPanel = new HostPanel((payload) => request(socket, "table:host", { table_id: tableId, ...payload }));
 
 function joinedText(first) {
   if (!first) return "Back in sync with the table.";
@@ -199,6 +202,7 @@ function listen() {
     if (snap.table_id !== tableId) return;
     const first = table.seq === null;
     applySnapshot(table, snap);
+    table.hosting = snap.hosting || emptyHosting();
     joined = true;
     log(joinedText(first));
     renderChat();
@@ -212,8 +216,10 @@ function listen() {
   });
   socket.on("table:event", (body) => inOrder(body, () => {
     const seat = mySeat(table, me);
-    if (!(body.event.type === "player_connection" && body.event.seat === seat)) log(describe(table, body, me, seat));
-    applyEvent(table, body, me);
+    const hostLine = describeHost(table, body.event);
+    if (hostLine !== undefined) log(hostLine);
+    else if (!(body.event.type === "player_connection" && body.event.seat === seat)) log(describe(table, body, me, seat));
+    if (!applyHostEvent(table, body.event)) applyEvent(table, body, me);
     if (body.event.type === "chat") {
       renderChat();
       if ($("panel-chat").hidden) {
@@ -238,6 +244,8 @@ function listen() {
       openSit(notice.seat);
     } else if (notice.kind === "seat_offer_expired") {
       message("The seat offer ran out.");
+    } else if (notice.kind === "seat_refused") {
+      message(`The host turned your seat request down: ${notice.reason}`);
     } else if (notice.kind === "sat_out") {
       message("You were sat out. Press “Sit in” to be dealt in again.");
     }
@@ -272,6 +280,11 @@ function openSit(seat) {
 bindForm(sitForm, async (values) => {
   const ack = await request(socket, "table:sit", { table_id: tableId, seat: Number(values.seat),
     buy_in: Number(values.buy_in), invite_code: invite });
+  if (ack.requested) {
+    sitDialog.close();
+    message("Your request is with the host: you sit down once they approve it.");
+    return;
+  }
   if (!ack.pending) table.you = { ...(table.you || {}), seat: ack.seat, waiting_position: null };
   setBalance(ack.balance);
   me.balance = ack.balance;
