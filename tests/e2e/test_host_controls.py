@@ -7,8 +7,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.conftest import Accounts
-from tests.realtime.harness import Client, LiveServer, PlayingTable, is_event, seat_players
+import httpx
+
+from app.config import Settings
+from tests.conftest import Accounts, Mailbox
+from tests.realtime.harness import (
+    Client,
+    LiveServer,
+    PlayingTable,
+    is_event,
+    live_server,
+    realtime_settings,
+    seat_players,
+)
 
 
 def host(table_id: str, action: str, reason: str = "house rules", **args: Any
@@ -237,3 +248,49 @@ async def test_an_away_player_keeps_the_seat_until_the_hosts_time_runs_out(
     assert ended["seq"] < left["seq"]
     cashed = await table.seats[2].wait_for("user:notice", lambda n: n["kind"] == "cashed_out")
     assert cashed["amount"] == left["event"]["stack"]
+
+
+async def test_a_restarted_server_keeps_the_pause_the_away_seat_and_the_host_log(
+    settings: Settings, mailbox: Mailbox
+) -> None:
+    settings = realtime_settings(settings)
+    clients: list[Client] = []
+
+    async def connect(player: Any = None) -> Client:
+        client = Client(first.url, player)
+        clients.append(client)
+        return await client.connect()
+
+    async with live_server(settings) as first, httpx.AsyncClient(base_url=first.url) as http:
+        table = await seat_players(Accounts(http, mailbox, first.app), connect,
+                                   [500, 500, 500])
+        owner = table.seats[0]
+        await owner.wait_for("table:event", is_event("hand_started", table.id))
+        await owner.ok("table:host", host(table.id, "pause", "break"))
+        await table.act("fold")
+        await table.act("fold")
+        await table.hand_ended()
+        away = await owner.ok("table:host", host(table.id, "away", "phone call", seat=2,
+                                                 seconds=600.0))
+        control = await owner.wait_for("table:event", lambda d: d["seq"] == away["seq"])
+        for client in clients:
+            await client.disconnect()
+
+    async with live_server(settings) as second:
+        again = Client(second.url, table.players[0])
+        await again.connect()
+        try:
+            await again.ok("table:join", {"table_id": table.id})
+            snapshot = await again.wait_for("table:snapshot")
+            hosting = snapshot["hosting"]
+            assert hosting["paused"] is True
+            assert hosting["away"] == [{"seat": 2, "until": control["event"]["until"]}]
+            assert [line["action"] for line in hosting["log"]] == ["pause", "away"]
+            held = {s["seat"]: s["status"] for s in snapshot["seats"]}
+            assert held[2] == "sitting_out"
+            resumed = await again.ok("table:host", host(table.id, "resume", "back"))
+            started = await again.wait_for("table:event", is_event("hand_started", table.id))
+            assert started["seq"] > resumed["seq"] and started["event"]["number"] == 2
+            assert {s["seat"] for s in started["event"]["seats"]} == {0, 1}
+        finally:
+            await again.disconnect()
