@@ -435,6 +435,8 @@ class Table:
             player.sat_out_at = None
             player.timeouts = 0
             self.core.mailbox.cancel(f"sit-out:{player.seat}")
+            if self.state.desk.away.pop(player.seat, None) is not None:
+                self.core.mailbox.cancel(f"away:{player.seat}")
             self.core.touch()
             self.core.event({"type": "player_sat_in", "seat": player.seat})
             self.dealer.schedule_start()

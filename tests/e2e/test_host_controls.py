@@ -294,3 +294,26 @@ async def test_a_restarted_server_keeps_the_pause_the_away_seat_and_the_host_log
             assert {s["seat"] for s in started["event"]["seats"]} == {0, 1}
         finally:
             await again.disconnect()
+
+
+async def test_an_away_player_who_sits_in_again_is_no_longer_away(
+    server: LiveServer, players: Accounts, connect: Any
+) -> None:
+    table = await seat_players(players, connect, [500, 500, 500])
+    owner, carol = table.seats[0], table.seats[2]
+    await owner.wait_for("table:event", is_event("hand_started", table.id))
+    await owner.ok("table:host", host(table.id, "pause", "break"))
+    await table.act("fold")
+    await table.act("fold")
+    await table.hand_ended()
+    await owner.ok("table:host", host(table.id, "away", "getting a drink", seat=2,
+                                      seconds=600.0))
+    await carol.wait_for("table:event", lambda d: d["table_id"] == table.id
+                         and d["event"]["type"] == "player_sat_out")
+    back = await carol.ok("table:sit-in", {"table_id": table.id})
+    assert back["status"] != "sitting_out"
+    watcher = await connect()
+    await watcher.ok("table:join", {"table_id": table.id})
+    snapshot = await watcher.wait_for("table:snapshot", lambda s: s["table_id"] == table.id)
+    assert snapshot["hosting"]["away"] == []
+    assert {s["seat"] for s in snapshot["seats"]} == {0, 1, 2}

@@ -25,6 +25,8 @@ export function isHost(table, me) {
 // Apply a host event to the table; false for any other event.
 export function applyHostEvent(table, e) {
   const hosting = table.hosting || (table.hosting = emptyHosting());
+  // A player back or gone is no longer away (the table applies these events itself too).
+  if (e.type === "player_sat_in" || e.type === "player_left") hosting.away = hosting.away.filter((a) => a.seat !== e.seat);
   switch (e.type) {
     case "host_control":
       hosting.log = [...hosting.log, e].slice(-50);
