@@ -545,7 +545,8 @@ class Dealer:
             player.stack = seat.stack - player.paid_out
             player.paid_out = 0
         record = finished_hand(self.core.id, current, self.state.players,
-                               house_bots=self.tournament is None)
+                               house_bots=self.tournament is None,
+                               notes=self.state.desk.notes_of(current.number))
         self.state.current = None
         self.state.note_hand(self.core.now(), record.pot)
         return record

@@ -51,6 +51,12 @@ class HostDesk:
         self.log.append(entry)
         del self.log[:-HOST_LOG_KEPT]
 
+    def notes_of(self, hand_number: int) -> list[str]:
+        """The controls applied after hand ``hand_number - 1`` was dealt (so before hand
+        ``hand_number`` or during the one before it), as notes of its history."""
+        return [f"{entry['by']['name']}: {entry['action']} ({entry['reason']})"
+                for entry in self.log if entry.get("hand_number") == hand_number - 1]
+
     def public(self) -> dict[str, Any]:
         """The desk as every viewer of the table sees it."""
         return {"paused": self.paused, "approval": self.approval,

@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 
 from app.config import Settings
+from app.db.tables import HandRecord
 from tests.conftest import Accounts, Mailbox
 from tests.realtime.harness import (
     Client,
@@ -144,6 +145,19 @@ async def test_new_blinds_and_ante_apply_from_the_next_hand(
     assert (snapshot["config"]["small_blind"], snapshot["config"]["big_blind"],
             snapshot["config"]["ante"]) == (10, 20, 2)
     assert [line["action"] for line in snapshot["hosting"]["log"]] == ["stakes", "clock"]
+    # The controls are notes of the next hand's history (its summary, and PHH's
+    # `_host_notes`); the hand they were applied during carries none.
+    await table.act("fold")
+    second_end = await owner.wait_for("table:event", lambda d: d["hand_id"] == second["hand_id"]
+                                      and d["event"]["type"] == "hand_ended")
+    async with server.database.sessions() as session:
+        first_record = await session.get(HandRecord, first["hand_id"])
+        second_record = await session.get(HandRecord, second_end["hand_id"])
+    assert first_record is not None and second_record is not None
+    assert "host_notes" not in first_record.summary
+    assert [note.split(": ", 1)[1] for note in second_record.summary["host_notes"]] == [
+        "stakes (level two)"]
+    assert "_host_notes = [" in second_record.phh and "stakes (level two)" in second_record.phh
 
 
 async def test_a_player_removed_during_a_hand_stands_up_at_its_end_and_is_cashed_out(
