@@ -119,6 +119,9 @@ function render() {
   actionBar.update(table, table.turn, mySeat(table, me));
 }
 
+// The seats stand round the felt as its shape is now: a turned phone redraws them.
+window.addEventListener("resize", () => requestAnimationFrame(render));
+
 // Ask for what we missed; messages arriving meanwhile are dropped, the replay brings them.
 function resync() {
   if (resyncing) return;
