@@ -1,7 +1,7 @@
 import { api } from "../api.js";
 import { newClientSeed } from "../fairness.js";
 import { bindForm, setStatus } from "../forms.js";
-import { chips, el } from "../format.js";
+import { chips, el, ordinal } from "../format.js";
 import { gameOf } from "../games.js";
 import { currentUser, loginUrl, setBalance } from "../session.js";
 import { connect, request, showFatal, SocketMissing } from "../socket.js";
@@ -25,6 +25,12 @@ function message(text) {
   const slot = $("table-message");
   slot.textContent = text || "";
   slot.hidden = !text;
+}
+
+// Why the table closed, as a warning; a tournament table's closing needs none (the
+// tournament line and your result say it is over).
+function closedMessage() {
+  return table.config && table.config.tournament ? "" : `This table is closed: ${table.closed}`;
 }
 
 function log(text) {
@@ -122,6 +128,31 @@ function render() {
 // The seats stand round the felt as its shape is now: a turned phone redraws them.
 window.addEventListener("resize", () => requestAnimationFrame(render));
 
+// The moment a tournament ends for you: your place, and your prize once it is paid.
+async function showResult(notice) {
+  const id = notice.tournament_id;
+  const t = await api("GET", `/tournaments/${encodeURIComponent(id)}`).catch(() => null);
+  const of = t ? ` of ${t.entrants}` : "";
+  const won = notice.kind === "tournament_finished" && notice.place === 1;
+  $("result-title").textContent = won ? `You won ${t ? t.name : "the tournament"}!`
+    : `You finished ${notice.place ? ordinal(notice.place) : ""}${of}`;
+  let text = "";
+  if (notice.kind === "tournament_finished") {
+    text = notice.prize ? `${ordinal(notice.place)}${of}: ${chips(notice.prize)} credits are on your balance.`
+      : `${ordinal(notice.place)}${of}: no prize this time.`;
+    await currentUser({ refresh: true }).catch(() => null);  // the header's balance
+  } else {
+    const prize = t && notice.place ? t.payouts[notice.place - 1] : 0;
+    text = prize ? `Your prize of ${chips(prize)} credits is paid when the tournament ends.`
+      : "Thanks for playing: the tournament goes on without you.";
+  }
+  $("result-text").textContent = text;
+  $("result-link").href = `/tournament/${encodeURIComponent(id)}`;
+  if (!$("result-dialog").open) $("result-dialog").showModal();
+}
+
+$("result-close").addEventListener("click", () => $("result-dialog").close());
+
 // Ask for what we missed; messages arriving meanwhile are dropped, the replay brings them.
 function resync() {
   if (resyncing) return;
@@ -148,7 +179,7 @@ async function join(sinceSeq) {
     if (sinceSeq !== null && sinceSeq !== undefined) payload.since_seq = sinceSeq;
     joined = true;
     await request(socket, "table:join", payload);
-    if (table.closed) message(`This table is closed: ${table.closed}`);
+    if (table.closed) message(closedMessage());
     else if (me) message("");
     else guestLinks("You are watching as a guest.");
   } catch (error) {
@@ -225,13 +256,17 @@ function listen() {
         $("chat-unread").hidden = false;
       }
     }
-    if (body.event.type === "table_closed") message(`This table is closed: ${body.event.reason}`);
+    if (body.event.type === "table_closed") message(closedMessage());
     // The notice "you leave when this hand ends" is done with once we have left.
     if (body.event.type === "player_left" && me && body.event.player.public_id === me.public_id) message("");
     if (body.event.type === "hand_ended") sendClientSeed();
   }));
   socket.on("table:turn", (body) => inOrder(body, () => applyTurn(table, body)));
   socket.on("user:notice", (notice) => {
+    if (["tournament_busted", "tournament_finished"].includes(notice.kind)) {
+      if (table.config && notice.tournament_id === table.config.tournament) showResult(notice);
+      return;
+    }
     if (notice.table_id !== tableId) return;
     if (notice.kind === "cashed_out") {
       log(`You cashed out ${chips(notice.amount)}`);

@@ -217,12 +217,19 @@ export function renderCenter(table, me) {
   renderMyCards(table, me, winners);
 }
 
+// What the hand's end says; a table that closed keeps its last result in view, the
+// closing said after it (a sit & go's last showdown is the moment it was won).
 function resultLines(table) {
-  if (table.closed) return [el("p", { className: "result-line" }, `Table closed: ${table.closed}`)];
+  const lines = handResultLines(table);
+  if (table.closed) lines.push(el("p", { className: "result-line" }, `Table closed: ${table.closed}`));
+  return lines;
+}
+
+function handResultLines(table) {
   if (table.voided) return [el("p", { className: "result-line" }, `Hand cancelled: ${table.voided}`)];
   const hand = table.hand;
   if (!hand || !hand.awards.length) {
-    if (!hand && Object.keys(table.seats).length < 2) return [el("p", { className: "result-line muted" }, "Waiting for players…")];
+    if (!hand && !table.closed && Object.keys(table.seats).length < 2) return [el("p", { className: "result-line muted" }, "Waiting for players…")];
     return [];
   }
   const two = twice(table);

@@ -56,9 +56,13 @@ export function inLiveHand(table, me) {
   return Boolean(mine && !["folded", "mucked"].includes(mine.status));
 }
 
+// Who sits at `seat`, or who sat there in the hand on the felt (a player who left since
+// is still named in its result).
 export function nameOf(table, seat) {
   const taken = table.seats[seat];
-  return taken ? taken.player.name : `Seat ${Number(seat) + 1}`;
+  if (taken) return taken.player.name;
+  const left = table.hand && table.hand.leftNames ? table.hand.leftNames[seat] : undefined;
+  return left || `Seat ${Number(seat) + 1}`;
 }
 
 // Chips collected by the streets already played (and dead antes): the middle of the table.
@@ -229,6 +233,9 @@ const TABLE_EVENTS = {
     if (me && e.player.public_id === me.public_id) table.you = { ...(table.you || {}), seat: e.seat };
   },
   player_left(table, e, me) {
+    if (table.hand && table.hand.seats[e.seat]) {
+      table.hand.leftNames = { ...table.hand.leftNames, [e.seat]: e.player.name };
+    }
     delete table.seats[e.seat];
     if (me && e.player.public_id === me.public_id && table.you) table.you.seat = null;
   },
