@@ -3,7 +3,7 @@
 import { api } from "./api.js";
 import { canVerify, includesMySeed, verifyHand } from "./fairness.js";
 import { cardRow } from "./cards.js";
-import { chips, dateTime, el, signed } from "./format.js";
+import { chips, dateTime, el, labelColumns, signed } from "./format.js";
 import { gameOf } from "./games.js";
 import { describe, handName } from "./table/log.js";
 
@@ -78,7 +78,7 @@ function replayer(replay, summary) {
 
 export function handDetail(detail, phh, replay) {
   const summary = detail.summary;
-  const players = el("table", { className: "data" },
+  const players = el("table", { className: "data rows-as-cards" },
     el("thead", {}, el("tr", {}, el("th", {}, "Seat"), el("th", {}, "Player"), el("th", {}, "Cards"),
       el("th", { className: "num" }, "Start"), el("th", { className: "num" }, "End"), el("th", { className: "num" }, "Net"))),
     el("tbody", {}, ...summary.players.map((p) => el("tr", {},
@@ -88,6 +88,7 @@ export function handDetail(detail, phh, replay) {
       el("td", { className: "num" }, chips(p.starting_stack)),
       el("td", { className: "num" }, chips(p.final_stack)),
       el("td", { className: `num ${p.net >= 0 ? "plus" : "minus"}` }, signed(p.net))))));
+  labelColumns(players);  // on a phone each player is a card: no column cut off
   // A hand run twice: its second board, and each pot settled in halves, one per board.
   const twice = Boolean(summary.boards && summary.boards.length > 1);
   const pots = el("ul", { className: "pot-list" }, ...summary.pots.map((pot) => el("li", {},
