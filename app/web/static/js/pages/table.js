@@ -161,6 +161,7 @@ function resync() {
 }
 
 // Apply a seq-numbered message once, in order; a gap means we missed some: ask again.
+// Messages are shown one after another (see `show`).
 function inOrder(body, apply) {
   if (body.table_id !== tableId || !joined || table.seq === null) return;
   if (body.seq <= table.seq) return;
@@ -169,8 +170,32 @@ function inOrder(body, apply) {
     return;
   }
   table.seq = body.seq;
-  apply(body);
-  render();
+  show(body, () => {
+    apply(body);
+    render();
+  });
+}
+
+// An all-in's board arrives at once, with each street's chances; shown street by street,
+// a pause before each card dealt, so everyone sees the chances change as they would at a
+// real table. What follows waits its turn; a snapshot drops what still waits (it holds it).
+const RUNOUT_PAUSE_MS = 1000;
+let shown = Promise.resolve();
+let generation = 0;
+
+function show(body, step) {
+  const mine = generation;
+  shown = shown.then(async () => {
+    if (mine !== generation) return;
+    if (runningOut(body)) await new Promise((done) => setTimeout(done, RUNOUT_PAUSE_MS));
+    if (mine === generation) step();
+  });
+}
+
+function runningOut(body) {
+  const hand = table.hand;
+  return Boolean(body.event && body.event.type === "board_dealt" && hand
+    && Object.values(hand.seats).some((s) => s.equity !== undefined));
 }
 
 async function join(sinceSeq) {
@@ -231,6 +256,7 @@ function listen() {
   socket.on("disconnect", () => actionBar.setOnline(false));
   socket.on("table:snapshot", (snap) => {
     if (snap.table_id !== tableId) return;
+    generation += 1;
     const first = table.seq === null;
     applySnapshot(table, snap);
     joined = true;
