@@ -341,9 +341,9 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
             "actor": 0,
             "seats": [
                 {"seat": 2, "stack": 990, "bet": 10, "status": "active",
-                 "cards": ["As", "Kd"], "shown": False},
+                 "cards": ["As", "Kd"], "shown": False, "last_action": None},
                 {"seat": 0, "stack": 995, "bet": 5, "status": "active", "cards": None,
-                 "shown": False},
+                 "shown": False, "last_action": None},
             ],
             "legal_actions": None,
         },
@@ -503,7 +503,10 @@ HAND_VIEW = """
 
 Each of `seats`: `seat`, `stack` (chips behind), `bet` (on this street), `status`
 (`active`, `all_in`, `folded`, `mucked`), `cards` (yours, or cards shown at the showdown;
-otherwise `null`), `shown`; once the hand is complete also `won` and `net`.
+otherwise `null`), `shown`, `last_action` (the seat's last action of this street,
+`{"action": "raise", "total": 60}` with its street bet after it, or `null`: clients show it
+at the seat until the street ends, as `player_acted` events update it); once the hand is
+complete also `won` and `net`.
 
 Cards are two characters: rank `23456789TJQKA` and suit `cdhs` (`"Td"` is the ten of
 diamonds).

@@ -116,6 +116,7 @@ function seatNode(table, me, seatNumber, k, n, aspect) {
   // Once the hand is over what a seat won says it all ("All-in" is history by then).
   if (won) badges.push(`Won ${chips(inHand.won)}`);
   else if (STATUS_LABELS[status] && status !== "waiting_for_big_blind") badges.push(STATUS_LABELS[status]);
+  else if (inHand && inHand.lastAction && hand.phase !== "complete") badges.push(actionLabel(inHand.lastAction));
   if (inHand && taken.status === "sitting_out" && status !== "sitting_out") badges.push(STATUS_LABELS.sitting_out);
   if (!taken.connected) badges.push("Disconnected");
   if (taken.leaving) badges.push("Leaving");
@@ -138,6 +139,14 @@ function seatNode(table, me, seatNumber, k, n, aspect) {
       isActor ? timer(table.turn, table.config) : null),
   );
   return node;
+}
+
+// A seat's last action of the street, as it shows on the seat until the street ends.
+const ACTION_LABELS = { check: "Check", call: "Call", bet: "Bet", raise: "Raise to", all_in: "All-in" };
+
+function actionLabel({ action, total }) {
+  if (action === "check" || action === "all_in" || !total) return ACTION_LABELS[action] || action;
+  return `${ACTION_LABELS[action] || action} ${chips(total)}`;
 }
 
 function chipStack(amount, className) {

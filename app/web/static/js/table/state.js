@@ -15,7 +15,8 @@ function handFromView(handId, view) {
   const seats = {};
   for (const s of view.seats) {
     seats[s.seat] = { stack: s.stack, bet: s.bet, street: s.bet, status: s.status,
-      cards: s.cards, shown: s.shown, dealt: true, won: s.won || 0 };
+      cards: s.cards, shown: s.shown, dealt: true, won: s.won || 0,
+      lastAction: s.last_action || null };
   }
   return {
     id: handId, number: null, phase: view.phase, board: [...view.board], seats,
@@ -93,6 +94,7 @@ function closeStreet(hand) {
   for (const s of Object.values(hand.seats)) {
     s.bet = 0;
     s.street = 0;
+    s.lastAction = null;
   }
   hand.level = 0;
 }
@@ -143,6 +145,7 @@ const HAND_EVENTS = {
   },
   player_acted(hand, e) {
     const s = hand.seats[e.seat];
+    s.lastAction = { action: e.action, total: e.total };
     if (e.action === "fold") {
       s.status = "folded";
       for (const pot of hand.pots) pot.seats = pot.seats.filter((seat) => seat !== e.seat);
