@@ -6,6 +6,7 @@ import { gameOf } from "../games.js";
 import { currentUser, loginUrl, setBalance } from "../session.js";
 import { connect, request, showFatal, SocketMissing } from "../socket.js";
 import { ActionBar } from "../table/actions.js";
+import { TurnAlerts } from "../table/alerts.js";
 import { describe } from "../table/log.js";
 import { renderCenter, renderSeats } from "../table/render.js";
 import { applyEvent, applySnapshot, applyTurn, emptyTable, inLiveHand, mySeat } from "../table/state.js";
@@ -111,7 +112,6 @@ function render() {
   watchTournament(config.tournament);
   renderInvite();
   $("table-name").textContent = config.name;
-  document.title = `${config.name} · holdem-server`;
   $("table-stakes").textContent = `${gameOf(config).name} · Blinds ${chips(config.small_blind)}/${chips(config.big_blind)}`
     + `${config.ante ? `, ante ${chips(config.ante)}` : ""}`
     + `${config.straddle ? `, straddle ${chips(config.straddle)}` : ""} · ${config.seats} seats`
@@ -123,6 +123,9 @@ function render() {
   renderCenter(table, me);
   renderTools();
   actionBar.update(table, table.turn, mySeat(table, me));
+  const turn = table.turn;
+  alerts.update(turn, Boolean(turn && turn.legal_actions && turn.seat === mySeat(table, me)
+    && table.hand && table.hand.id === turn.hand_id && !table.closed), config.name);
 }
 
 // The seats stand round the felt as its shape is now: a turned phone redraws them.
@@ -237,6 +240,7 @@ async function answerRunTwice(agree) {
 $("run-twice-yes").addEventListener("click", () => answerRunTwice(true));
 $("run-twice-no").addEventListener("click", () => answerRunTwice(false));
 
+const alerts = new TurnAlerts({ soundButton: $("sound-toggle"), notifyButton: $("notify-toggle") });
 const actionBar = new ActionBar((payload) => request(socket, "table:action", { table_id: tableId, ...payload }));
 
 function joinedText(first) {
