@@ -66,8 +66,12 @@ async def test_your_turn_sounds_shows_in_the_title_and_notifies_a_hidden_tab(
 ) -> None:
     page = await seated(visitors, mailbox, viewport)
     notify = page.locator("#notify-toggle")
+    if viewport == PHONE:  # on a phone the settings are with the log and chat
+        await page.get_by_role("button", name="Log & chat").click()
     await notify.click()
     await expect(notify).to_have_text("Turn alerts on")
+    if viewport == PHONE:
+        await page.locator("#side-close").click()
     await page.evaluate("window.hideTab()")
     await our_turn(page)
     await expect(page).to_have_title("▶ Your turn · Alerts · holdem-server")
