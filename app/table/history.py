@@ -12,6 +12,7 @@ from typing import Any
 
 from app.poker.events import PotAwarded
 from app.poker.phh import phh_fields, to_phh
+from app.poker.player_stats import hand_counters, public_hand
 from app.table.state import HandInPlay, Player
 from app.table.store import FinishedHand
 
@@ -88,6 +89,8 @@ def finished_hand(
     if house_bots and bots:
         shares = house_shares({s.number: s.stack - s.starting_stack for s in hand.seats}, bots)
         from_house = tuple((user_id, shares[seat]) for user_id, seat, _ in results)
+    counts = hand_counters(public_hand(hand))
+    counters = tuple((user_id, counts[seat]) for user_id, seat, _ in results)
     names = [players[s.number].person.name for s in hand.seats]
     fields: dict[str, Any] = {"hand": current.number}
     if current.proof is not None:
@@ -96,5 +99,5 @@ def finished_hand(
         id=current.id, number=current.number, pot=pot,
         phh=to_phh(hand, players=names, fields=fields),
         summary=summary, started_at=current.started_at, results=tuple(results),
-        from_house=from_house,
+        from_house=from_house, counters=counters,
     )

@@ -31,8 +31,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db import ledger
 from app.db.engine import Database, JSONText, bound_waits, is_sqlite
 from app.db.models import LedgerReason, Role, User, UserStatus, utcnow
+from app.db.players import add_counters
 from app.db.tables import HandPlayer, HandRecord, TableRecord, TableStatus
 from app.metrics import Metrics
+from app.poker.player_stats import Counters
 from app.table.errors import TableClosed, TableLimit, TableMoved
 
 HOUSE_EMAIL = "house@bots.invalid"
@@ -59,6 +61,8 @@ class FinishedHand:
     results: tuple[tuple[int, int, int], ...]  # (user_id, seat, net) of each person dealt in
     # (user_id, credits) each person won from the house's bots (negative: lost to them).
     from_house: tuple[tuple[int, int], ...] = ()
+    # (user_id, counters) of each person dealt in: what the hand adds to their stats.
+    counters: tuple[tuple[int, Counters], ...] = ()
 
 
 Write = Callable[[AsyncSession], Awaitable[None]]
@@ -442,6 +446,7 @@ async def _add_hand(session: AsyncSession, table_id: str, hand: FinishedHand) ->
             for user_id, seat, net in hand.results]
     if rows:
         await session.execute(insert(_HAND_PLAYERS), rows)
+    await add_counters(session, hand.counters)
 
 
 async def _close(session: AsyncSession, table_id: str, house: int) -> None:
