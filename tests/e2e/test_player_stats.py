@@ -1,0 +1,105 @@
+"""Player stats and notes over REST, from hands played at a live table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from tests.conftest import Accounts
+from tests.realtime.harness import LiveServer, PlayingTable, seat_players
+
+
+async def _raise_and_fold(server: LiveServer, players: Accounts, connect: Any) -> PlayingTable:
+    """Seat 0 raises, seat 1 folds."""
+    server.decks.stack_seats({0: "AsAh", 1: "KsKh"}, "2c3d4h9s8c")
+    table = await seat_players(players, connect, [500, 500])
+    await table.act("raise", 30, seat=0)
+    await table.act("fold", seat=1)
+    await table.hand_ended()
+    return table
+
+
+def _values(stats: dict[str, Any]) -> dict[str, Any]:
+    return {name: stats[name]["value"] for name in ("vpip", "pfr", "three_bet", "wtsd")}
+
+
+async def test_each_player_reads_their_own_stats_and_their_opponents_from_hands_they_shared(
+    server: LiveServer, players: Accounts, connect: Any, http: httpx.AsyncClient
+) -> None:
+    table = await _raise_and_fold(server, players, connect)
+    raiser, folder = table.players[0], table.players[1]
+
+    mine = (await http.get("/stats/me", headers=raiser.headers)).json()
+    assert mine["public_id"] == raiser.public_id and mine["hands"] == 1
+    assert _values(mine) == {"vpip": 100.0, "pfr": 100.0, "three_bet": None, "wtsd": None}
+    assert mine["vpip"]["sample"] == 1
+
+    hud = await http.get("/stats/players", params={"ids": [raiser.public_id, folder.public_id]},
+                         headers=folder.headers)
+    assert hud.status_code == 200, hud.text
+    about_raiser, about_me = hud.json()["items"]
+    assert about_raiser["public_id"] == raiser.public_id
+    assert _values(about_raiser) == _values(mine)
+    assert about_me["vpip"] == {"value": 0.0, "sample": 1}
+    assert about_me["three_bet"] == {"value": 0.0, "sample": 1}
+
+    stranger = await players.player(verified=False)
+    unseen = (await http.get("/stats/players", params={"ids": [raiser.public_id]},
+                             headers=stranger.headers)).json()["items"][0]
+    assert unseen["hands"] == 0 and unseen["vpip"] == {"value": None, "sample": 0}
+
+
+async def test_the_results_graph_runs_over_your_hands_with_a_running_total(
+    server: LiveServer, players: Accounts, connect: Any, http: httpx.AsyncClient
+) -> None:
+    table = await _raise_and_fold(server, players, connect)
+    results = (await http.get("/stats/me/results", headers=table.players[1].headers)).json()
+    assert results["count"] == 1
+    (point,) = results["items"]
+    assert (point["net"], point["total"]) == (-10, -10)
+
+
+async def test_stats_ask_for_known_players_only(
+    server: LiveServer, players: Accounts, http: httpx.AsyncClient
+) -> None:
+    me = await players.player(verified=False)
+    unknown = await http.get("/stats/players", params={"ids": ["0" * 32]}, headers=me.headers)
+    assert unknown.status_code == 404
+    assert unknown.json()["error"]["code"] == "player_not_found"
+    malformed = await http.get("/stats/players", params={"ids": ["x"]}, headers=me.headers)
+    assert malformed.status_code == 422
+    assert (await http.get("/stats/me")).status_code == 401
+
+
+async def test_notes_are_private_to_their_author_validated_and_deleted(
+    server: LiveServer, players: Accounts, http: httpx.AsyncClient
+) -> None:
+    ann, bob, cat = [await players.player(verified=False) for _ in range(3)]
+    path = f"/notes/{bob.public_id}"
+    written = await http.put(path, json={"text": "  calls too much ", "color": "red"},
+                             headers=ann.headers)
+    assert written.status_code == 200, written.text
+    assert (written.json()["text"], written.json()["color"]) == ("calls too much", "red")
+    assert (await http.get(path, headers=ann.headers)).json()["text"] == "calls too much"
+    listed = (await http.get("/notes", headers=ann.headers)).json()
+    assert listed["count"] == 1 and listed["items"][0]["public_id"] == bob.public_id
+
+    theirs = await http.get(path, headers=cat.headers)
+    assert theirs.status_code == 404 and theirs.json()["error"]["code"] == "note_not_found"
+    assert (await http.get("/notes", headers=cat.headers)).json()["count"] == 0
+
+    for body, code in [({"text": "x" * 1001}, 422), ({"color": "pink"}, 422),
+                       ({"text": "  "}, 422), ({"text": "a", "extra": 1}, 422)]:
+        refused = await http.put(path, json=body, headers=ann.headers)
+        assert refused.status_code == code, (body, refused.text)
+    assert (await http.get(path, headers=ann.headers)).json()["color"] == "red"
+    empty = await http.put(path, json={"text": ""}, headers=ann.headers)
+    assert empty.json()["error"]["code"] == "note_empty"
+
+    unknown = await http.put(f"/notes/{'0' * 32}", json={"text": "a"}, headers=ann.headers)
+    assert unknown.json()["error"]["code"] == "player_not_found"
+
+    assert (await http.delete(path, headers=ann.headers)).status_code == 204
+    assert (await http.get(path, headers=ann.headers)).status_code == 404
+    assert (await http.delete(path, headers=ann.headers)).status_code == 404
