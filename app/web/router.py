@@ -93,6 +93,12 @@ async def account(request: Request) -> HTMLResponse:
     return page(request, "account", title="Your account")
 
 
+@router.get("/stats")
+async def stats(request: Request) -> HTMLResponse:
+    """Your stats (VPIP, PFR, 3-bet, c-bet, showdowns...) and your results graph."""
+    return page(request, "stats", title="Your stats")
+
+
 @router.get("/table/{table_id}")
 async def table(request: Request, table_id: TableId) -> HTMLResponse:
     """One table, to play or to watch."""

@@ -6,6 +6,7 @@ import { gameOf } from "../games.js";
 import { currentUser, loginUrl, setBalance } from "../session.js";
 import { connect, request, showFatal, SocketMissing } from "../socket.js";
 import { ActionBar } from "../table/actions.js";
+import { SeatExtras } from "../table/hud.js";
 import { describe } from "../table/log.js";
 import { renderCenter, renderSeats } from "../table/render.js";
 import { applyEvent, applySnapshot, applyTurn, emptyTable, inLiveHand, mySeat } from "../table/state.js";
@@ -20,6 +21,8 @@ let socket;
 let joined = false;
 let resyncing = false;
 let unreadChat = 0;
+// Your notes at the seats, and the HUD when you turn it on.
+const extras = new SeatExtras(me, () => render());
 
 function message(text) {
   const slot = $("table-message");
@@ -113,7 +116,8 @@ function render() {
     + `${config.host ? ` · hosted by ${config.host.name}` : ""}`;
   $("felt").dataset.seats = config.seats;
   $("felt").dataset.cards = gameOf(config).cards;
-  renderSeats($("seats"), table, me);
+  renderSeats($("seats"), table, me, extras);
+  extras.refresh(table);
   renderCenter(table, me);
   renderTools();
   actionBar.update(table, table.turn, mySeat(table, me));
@@ -178,6 +182,12 @@ async function answerRunTwice(agree) {
 $("run-twice-yes").addEventListener("click", () => answerRunTwice(true));
 $("run-twice-no").addEventListener("click", () => answerRunTwice(false));
 
+$("hud-toggle").hidden = !me;
+$("hud-on").checked = extras.enabled;
+$("hud-on").addEventListener("change", () => extras.setEnabled($("hud-on").checked));
+extras.bindDialog($("note-dialog"), $("seats"));
+extras.start();
+
 const actionBar = new ActionBar((payload) => request(socket, "table:action", { table_id: tableId, ...payload }));
 
 function joinedText(first) {
@@ -225,7 +235,10 @@ function listen() {
     if (body.event.type === "table_closed") message(`This table is closed: ${body.event.reason}`);
     // The notice "you leave when this hand ends" is done with once we have left.
     if (body.event.type === "player_left" && me && body.event.player.public_id === me.public_id) message("");
-    if (body.event.type === "hand_ended") sendClientSeed();
+    if (body.event.type === "hand_ended") {
+      sendClientSeed();
+      extras.refresh(table, true);
+    }
   }));
   socket.on("table:turn", (body) => inOrder(body, () => applyTurn(table, body)));
   socket.on("user:notice", (notice) => {
