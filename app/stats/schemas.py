@@ -48,6 +48,8 @@ class ResultPoint(BaseModel):
     ended_at: datetime
     net: int
     total: int
+    all_in_net: int  # the net had any all-in been settled by its equity
+    all_in_total: int
 
 
 class ResultsPublic(BaseModel):

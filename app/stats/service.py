@@ -68,16 +68,20 @@ async def stats_about(session: AsyncSession, viewer_id: int, public_ids: Sequenc
 
 async def results_of(session: AsyncSession, user_id: int, *, limit: int) -> list[ResultPoint]:
     """A player's last ``limit`` hands, oldest first, each with the running total of the
-    player's results up to it (counted over those hands)."""
+    player's results up to it (counted over those hands), as played and all-in adjusted
+    (a hand an all-in decided counts what its equity was worth)."""
     rows = await session.execute(
-        select(HandPlayer.hand_id, HandPlayer.ended_at, HandPlayer.net)
+        select(HandPlayer.hand_id, HandPlayer.ended_at, HandPlayer.net, HandPlayer.all_in_net)
         .where(HandPlayer.user_id == user_id)
         .order_by(HandPlayer.ended_at.desc(), HandPlayer.hand_id.desc()).limit(limit))
     points: list[ResultPoint] = []
-    total = 0
-    for hand_id, ended_at, net in reversed(rows.all()):
+    total = adjusted_total = 0
+    for hand_id, ended_at, net, all_in_net in reversed(rows.all()):
+        adjusted = net if all_in_net is None else all_in_net
         total += net
-        points.append(ResultPoint(hand_id=hand_id, ended_at=ended_at, net=net, total=total))
+        adjusted_total += adjusted
+        points.append(ResultPoint(hand_id=hand_id, ended_at=ended_at, net=net, total=total,
+                                  all_in_net=adjusted, all_in_total=adjusted_total))
     return points
 
 

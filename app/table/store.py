@@ -63,6 +63,9 @@ class FinishedHand:
     from_house: tuple[tuple[int, int], ...] = ()
     # (user_id, counters) of each person dealt in: what the hand adds to their stats.
     counters: tuple[tuple[int, Counters], ...] = ()
+    # (user_id, net) of each person whose result an all-in decided, had the pots been
+    # shared by the chances when the hands were turned up.
+    all_in_nets: tuple[tuple[int, int], ...] = ()
 
 
 Write = Callable[[AsyncSession], Awaitable[None]]
@@ -440,9 +443,10 @@ async def _add_hand(session: AsyncSession, table_id: str, hand: FinishedHand) ->
         id=hand.id, table_id=table_id, number=hand.number, pot=hand.pot, phh=hand.phh,
         summary=hand.summary, started_at=_at(hand.started_at), ended_at=ended,
         game=hand.summary["game"]))
-    house = dict(hand.from_house)
+    house, all_in = dict(hand.from_house), dict(hand.all_in_nets)
     rows = [{"hand_id": hand.id, "user_id": user_id, "seat": seat, "net": net,
-             "house_net": house.get(user_id, 0), "ended_at": ended}
+             "house_net": house.get(user_id, 0), "all_in_net": all_in.get(user_id),
+             "ended_at": ended}
             for user_id, seat, net in hand.results]
     if rows:
         await session.execute(insert(_HAND_PLAYERS), rows)

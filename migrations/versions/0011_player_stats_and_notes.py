@@ -1,5 +1,6 @@
-"""Each player's tracker counters about the players they were dealt in with, and the
-private notes and colour tags players keep about each other.
+"""Each player's tracker counters about the players they were dealt in with, the
+private notes and colour tags players keep about each other, and each result's all-in
+adjusted net.
 
 Revision ID: 0011
 Revises: 0010
@@ -31,6 +32,9 @@ def _user(name: str, table: str) -> list[sa.schema.SchemaItem]:
 
 
 def upgrade() -> None:
+    # Hands stored before have no all-in adjusted net: their results count as they were.
+    with op.batch_alter_table("hand_players") as batch:
+        batch.add_column(sa.Column("all_in_net", sa.BigInteger(), nullable=True))
     op.create_table(
         "player_stats",
         *_user("viewer_id", "player_stats"),
@@ -55,3 +59,5 @@ def downgrade() -> None:
     op.drop_table("player_notes")
     op.drop_index(op.f("ix_player_stats_subject_id"), table_name="player_stats")
     op.drop_table("player_stats")
+    with op.batch_alter_table("hand_players") as batch:
+        batch.drop_column("all_in_net")

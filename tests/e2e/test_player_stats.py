@@ -58,6 +58,7 @@ async def test_the_results_graph_runs_over_your_hands_with_a_running_total(
     assert results["count"] == 1
     (point,) = results["items"]
     assert (point["net"], point["total"]) == (-10, -10)
+    assert (point["all_in_net"], point["all_in_total"]) == (-10, -10)
 
 
 async def test_stats_ask_for_known_players_only(
@@ -103,3 +104,28 @@ async def test_notes_are_private_to_their_author_validated_and_deleted(
     assert (await http.delete(path, headers=ann.headers)).status_code == 204
     assert (await http.get(path, headers=ann.headers)).status_code == 404
     assert (await http.delete(path, headers=ann.headers)).status_code == 404
+
+
+async def test_an_all_in_counts_in_the_results_graph_as_played_and_as_its_equity_was_worth(
+    server: LiveServer, players: Accounts, connect: Any, http: httpx.AsyncClient
+) -> None:
+    # Aces all in against Kings before the flop (about 82% to win), and the Kings hit.
+    server.decks.stack_seats({0: "AsAh", 1: "KsKh"}, "Kd7c2s9h3d")
+    table = await seat_players(players, connect, [500, 500])
+    await table.act("all_in", seat=0)
+    await table.act("call", seat=1)
+    await table.hand_ended()
+    aces, kings = table.players[0], table.players[1]
+    (unlucky,) = (await http.get("/stats/me/results", headers=aces.headers)).json()["items"]
+    (lucky,) = (await http.get("/stats/me/results", headers=kings.headers)).json()["items"]
+    assert (unlucky["net"], lucky["net"]) == (-500, 500)
+    assert 300 < unlucky["all_in_net"] < 340 and unlucky["all_in_total"] == unlucky["all_in_net"]
+    assert lucky["all_in_net"] == -unlucky["all_in_net"]
+
+    mine = (await http.get("/stats/me", headers=kings.headers)).json()
+    # All in before the flop, both see it and go to the showdown; the Kings won there.
+    assert (mine["wtsd"], mine["wsd"]) == ({"value": 100.0, "sample": 1},
+                                           {"value": 100.0, "sample": 1})
+    theirs = (await http.get("/stats/players", params={"ids": [aces.public_id]},
+                             headers=kings.headers)).json()["items"][0]
+    assert (theirs["wsd"], theirs["pfr"]["value"]) == ({"value": 0.0, "sample": 1}, 100.0)

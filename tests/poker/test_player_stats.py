@@ -5,11 +5,13 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from app.poker.allin import RunoutEquity, runout_equities
 from app.poker.cards import Card, Deck
 from app.poker.engine import Hand
 from app.poker.player_stats import (
     Counters,
     PublicHand,
+    all_in_adjusted,
     hand_counters,
     public_hand,
     summary,
@@ -105,3 +107,32 @@ def test_counters_add_up_and_read_as_percentages_with_their_samples() -> None:
     assert read["hands"] == 2 and read["vpip"] == {"value": 50.0, "sample": 2}
     assert read["af"] == {"value": None, "sample": 0}
     assert read["wsd"] == {"value": None, "sample": 0}
+
+
+def _all_in_three_ways() -> tuple[Hand, RunoutEquity]:
+    """A short stack and two deep ones all in before the flop: a main pot and a side pot;
+    the hand's first all-in equity."""
+    hand, _ = Hand.start({0: 100, 1: 300, 2: 300}, button=0, stakes=Stakes(1, 2),
+                         deck=Deck.stacked(THREE_WAY))
+    first: RunoutEquity | None = None
+    for seat in (0, 1, 2):
+        chances = runout_equities(hand, hand.all_in(seat))
+        first = first or (chances[0][1] if chances else None)
+    while not hand.is_complete:
+        chances = runout_equities(hand, hand.show(hand.actor))  # type: ignore[arg-type]
+        first = first or (chances[0][1] if chances else None)
+    assert first is not None
+    return hand, first
+
+
+def test_all_in_adjusted_results_share_each_pot_by_equity_and_add_up_to_nothing() -> None:
+    hand, chances = _all_in_three_ways()
+    adjusted = all_in_adjusted(hand, chances)
+    assert sum(adjusted.values()) == 0
+    equity = {s.seat: s.equity for s in chances.seats}
+    main, side = hand.pots()
+    short = next(seat for seat in main.eligible if seat not in side.eligible)
+    # The short stack can win only the main pot: its share of it, less what it put in.
+    assert adjusted[short] == round(main.amount * equity[short]) - 100
+    played = {s.number: s.stack - s.starting_stack for s in hand.seats}
+    assert adjusted != played

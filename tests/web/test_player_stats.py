@@ -43,4 +43,5 @@ async def test_the_hud_and_a_private_note_show_at_the_opponents_seat_and_the_sta
     await expect(ivy.locator("#stats-hands")).to_contain_text("hands")
     await expect(ivy.locator('[data-stat="vpip"] .stat-value')).not_to_have_text("")
     await expect(ivy.locator("#results-summary")).to_contain_text("credits over your last")
-    await expect(ivy.locator("#results-graph polyline")).to_have_count(1)
+    await expect(ivy.locator("#results-summary")).to_contain_text("all-in adjusted")
+    await expect(ivy.locator("#results-graph polyline")).to_have_count(2)

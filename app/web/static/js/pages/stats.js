@@ -1,5 +1,5 @@
 // Your own stats (GET /stats/me) and your results hand by hand as a graph of the running
-// total (GET /stats/me/results).
+// total, as played and all-in adjusted (GET /stats/me/results).
 
 import { api } from "../api.js";
 import { chips, el, signed } from "../format.js";
@@ -33,21 +33,25 @@ function svgNode(tag, attributes) {
   return node;
 }
 
-// The running total after each hand, scaled to the box, with the zero line.
+// The running totals after each hand, as played and all-in adjusted, scaled to the box,
+// with the zero line.
 function drawResults(svg, points) {
   const width = 1000;
   const height = 300;
-  const totals = [0, ...points.map((p) => p.total)];
-  const low = Math.min(0, ...totals);
-  const high = Math.max(0, ...totals);
+  const played = [0, ...points.map((p) => p.total)];
+  const adjusted = [0, ...points.map((p) => p.all_in_total)];
+  const low = Math.min(0, ...played, ...adjusted);
+  const high = Math.max(0, ...played, ...adjusted);
   const span = high - low || 1;
-  const x = (i) => (i / Math.max(1, totals.length - 1)) * width;
+  const x = (i) => (i / Math.max(1, played.length - 1)) * width;
   const y = (v) => height - ((v - low) / span) * height;
+  const line = (totals, className) => svgNode("polyline", { class: className, fill: "none", "stroke-width": 3,
+    "vector-effect": "non-scaling-stroke", points: totals.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ") });
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.replaceChildren(
     svgNode("line", { class: "axis", x1: 0, x2: width, y1: y(0), y2: y(0), "stroke-width": 2 }),
-    svgNode("polyline", { class: "line-net", fill: "none", "stroke-width": 3, "vector-effect": "non-scaling-stroke",
-      points: totals.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ") }),
+    line(adjusted, "line-all-in"),
+    line(played, "line-net"),
   );
 }
 
@@ -60,9 +64,10 @@ async function show() {
   const [stats, results] = await Promise.all([api("GET", "/stats/me"), api("GET", "/stats/me/results")]);
   $("stats-hands").textContent = `· ${chips(stats.hands)} hands`;
   $("stats-grid").replaceChildren(...STATS.map((entry) => statBox(entry, stats[entry[0]])));
-  const last = results.items.length ? results.items[results.items.length - 1].total : 0;
+  const last = results.items.length ? results.items[results.items.length - 1] : { total: 0, all_in_total: 0 };
   $("results-summary").textContent = results.count
-    ? `${signed(last)} credits over your last ${chips(results.count)} hands.`
+    ? `${signed(last.total)} credits over your last ${chips(results.count)} hands `
+      + `(${signed(last.all_in_total)} all-in adjusted: each all-in counted at what its equity was worth).`
     : "No hands played yet.";
   drawResults($("results-graph"), results.items);
 }
