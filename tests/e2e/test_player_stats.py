@@ -7,7 +7,7 @@ from typing import Any
 import httpx
 
 from tests.conftest import Accounts
-from tests.realtime.harness import LiveServer, PlayingTable, seat_players
+from tests.realtime.harness import LiveServer, PlayingTable, is_event, seat_players
 
 
 async def _raise_and_fold(server: LiveServer, players: Accounts, connect: Any) -> PlayingTable:
@@ -129,3 +129,39 @@ async def test_an_all_in_counts_in_the_results_graph_as_played_and_as_its_equity
     theirs = (await http.get("/stats/players", params={"ids": [aces.public_id]},
                              headers=kings.headers)).json()["items"][0]
     assert (theirs["wsd"], theirs["pfr"]["value"]) == ({"value": 0.0, "sample": 1}, 100.0)
+
+
+async def _checked_down(server: LiveServer, players: Accounts, connect: Any,
+                        subject_cards: str) -> PlayingTable:
+    """Heads-up, called and checked down; seat 0 (``subject_cards``), first to decide at
+    the showdown, mucks unseen, and seat 1's Aces take the pot."""
+    server.decks.stack_seats({0: subject_cards, 1: "AsAh"}, "2c3d4h9s8c")
+    table = await seat_players(players, connect, [500, 500])
+    await table.act("call", seat=0)
+    for seat in (1, 1, 0, 1, 0, 1, 0):
+        await table.act("check", seat=seat)
+    await table.act("muck", seat=0)
+    ended = await table.hand_ended()
+    # The table deals its next hand from the next deck stacked: a random one, and wait
+    # for it, so the next table's stacked deck is its own.
+    server.decks.stack([])
+    await table.observer.wait_for("table:event", lambda b: is_event("hand_started", table.id)(b)
+                                  and b["hand_id"] != ended["hand_id"])
+    return table
+
+
+async def test_a_viewers_stats_about_a_player_never_depend_on_the_cards_they_mucked(
+    server: LiveServer, players: Accounts, connect: Any, http: httpx.AsyncClient
+) -> None:
+    seen: list[dict[str, Any]] = []
+    for mucked in ("7c2d", "KsKh"):
+        table = await _checked_down(server, players, connect, mucked)
+        viewer, subject = table.players[1], table.players[0]
+        about = (await http.get("/stats/players", params={"ids": [subject.public_id]},
+                                headers=viewer.headers)).json()["items"][0]
+        seen.append({k: v for k, v in about.items() if k != "public_id"})
+    assert seen[0] == seen[1]
+    # The mucked hand counts for playing it and going to the showdown, not for winning.
+    assert seen[0]["vpip"] == {"value": 100.0, "sample": 1}
+    assert seen[0]["wtsd"] == {"value": 100.0, "sample": 1}
+    assert seen[0]["wsd"] == {"value": 0.0, "sample": 1}
