@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+from sqlalchemy import func, select
 
+from app.db.players import PlayerNote
 from tests.conftest import Accounts
 from tests.realtime.harness import LiveServer, PlayingTable, is_event, seat_players
 
@@ -165,3 +167,19 @@ async def test_a_viewers_stats_about_a_player_never_depend_on_the_cards_they_muc
     assert seen[0]["vpip"] == {"value": 100.0, "sample": 1}
     assert seen[0]["wtsd"] == {"value": 100.0, "sample": 1}
     assert seen[0]["wsd"] == {"value": 0.0, "sample": 1}
+
+
+async def test_a_deleted_account_takes_its_notes_and_the_notes_about_it_away(
+    server: LiveServer, players: Accounts, http: httpx.AsyncClient
+) -> None:
+    ann, bob = [await players.player(verified=False) for _ in range(2)]
+    for author, subject in ((ann, bob), (bob, ann)):
+        written = await http.put(f"/notes/{subject.public_id}", json={"color": "blue"},
+                                 headers=author.headers)
+        assert written.status_code == 200, written.text
+    gone = await http.request("DELETE", "/users/me", headers=ann.headers,
+                              json={"password": ann.password})
+    assert gone.status_code == 204, gone.text
+    assert (await http.get("/notes", headers=bob.headers)).json()["count"] == 0
+    async with server.database.sessions() as session:
+        assert await session.scalar(select(func.count()).select_from(PlayerNote)) == 0
