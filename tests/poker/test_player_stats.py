@@ -5,6 +5,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from app.poker.allin import RunoutEquity, runout_equities
 from app.poker.cards import Card, Deck
 from app.poker.engine import Hand
@@ -17,6 +20,7 @@ from app.poker.player_stats import (
     summary,
 )
 from app.poker.state import Stakes
+from tests.poker.export_checks import KINDS, OTHER_GAMES, Kind, random_hands, stored
 
 
 def play(stacks: dict[int, int], deck: str, script: list[tuple[str, int | None]]) -> Hand:
@@ -136,3 +140,28 @@ def test_all_in_adjusted_results_share_each_pot_by_equity_and_add_up_to_nothing(
     assert adjusted[short] == round(main.amount * equity[short]) - 100
     played = {s.number: s.stack - s.starting_stack for s in hand.seats}
     assert adjusted != played
+
+
+@settings(max_examples=120, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data(), kind=st.sampled_from(KINDS + OTHER_GAMES))
+def test_every_count_stays_within_its_chances_in_random_hands_of_every_game(
+    data: st.DataObject, kind: Kind
+) -> None:
+    hand = data.draw(random_hands(kind))
+    counts = hand_counters(public_hand(hand))
+    assert set(counts) == {s.number for s in hand.seats}
+    for c in counts.values():
+        assert c.hands == 1 and c.vpip <= c.preflop_chances <= 1 and c.pfr <= c.vpip
+        assert c.three_bet <= c.three_bet_chances <= 1
+        assert c.fold_to_three_bet <= c.fold_to_three_bet_chances <= 1
+        assert c.cbet <= c.cbet_chances <= 1 and c.fold_to_cbet <= c.fold_to_cbet_chances <= 1
+        assert c.showdowns_won <= c.showdowns <= c.saw_flop <= 1
+    showdown = [seat for seat, c in counts.items() if c.showdowns]
+    assert len(showdown) != 1
+    assert not showdown or any(counts[seat].showdowns_won for seat in showdown)
+    # The stored hand history (seats numbered by position) counts the same: stats could
+    # be recounted from it.
+    kept = stored(hand)
+    recounted = hand_counters(public_hand(kept))
+    assert [recounted[s.number] for s in kept.seats] == [counts[s.number] for s in hand.seats]
