@@ -38,6 +38,7 @@ from app.realtime.server import RealtimeApp
 from app.realtime.wiring import install as install_realtime
 from app.security_headers import SecurityHeadersMiddleware
 from app.settle_up.router import router as settle_up_router
+from app.stats.router import router as stats_router
 from app.tools.router import router as tools_router
 from app.tournaments.handlers import install as install_tournaments
 from app.tournaments.router import admin_router as tournaments_admin_router
@@ -231,6 +232,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(tournaments_admin_router)
     app.include_router(tools_router)
     app.include_router(leaderboard_router)
+    app.include_router(stats_router)
     app.include_router(settle_up_router)
     mount_web(app)
     summaries_from_docstrings(app.router)

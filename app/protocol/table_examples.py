@@ -202,7 +202,10 @@ are at `GET /users/me` and `GET /users/me/ledger`; finished hands at `GET /hands
 `GET /hands/{id}`, `GET /hands/{id}.phh` (PHH, other players' unshown cards hidden), for
 trackers `GET /hands/{id}.txt` (PokerStars text), `GET /hands/{id}.ohh` (Open Hand History)
 and `GET /hands/export?since=&until=` (a date range, see `docs/HAND_HISTORIES.md`), and your
-results at `GET /users/me/stats`.
+results at `GET /users/me/stats`. Your player stats (VPIP, PFR, 3-bet, c-bet, aggression,
+showdowns) are at `GET /stats/me`, your results hand by hand at `GET /stats/me/results`,
+your stats about the players at a table (the HUD) at `GET /stats/players?ids=...`, and your
+private notes about players at `GET /notes` and `GET|PUT|DELETE /notes/{public_id}`.
 """
 
 SUMMARY: dict[str, Any] = {

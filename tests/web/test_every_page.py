@@ -38,7 +38,7 @@ DUPLICATE_IDS = """() => {
   return [...seen].filter(([, n]) => n > 1).map(([id]) => id);
 }"""
 PAGES = ["/", "/account", "/admin", "/table/{table}", "/table/{table}/ledger",
-         "/tournament/{tournament}", "/odds",
+         "/tournament/{tournament}", "/odds", "/stats", "/tables",
          "/leaderboard", "/signup", "/forgot", "/reset?token=abc", "/verify?token=abc"]
 SIZES = pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 

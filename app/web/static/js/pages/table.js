@@ -7,6 +7,7 @@ import { currentUser, loginUrl, setBalance } from "../session.js";
 import { connect, request, showFatal, SocketMissing } from "../socket.js";
 import { ActionBar } from "../table/actions.js";
 import { TurnAlerts } from "../table/alerts.js";
+import { SeatExtras } from "../table/hud.js";
 import { describe } from "../table/log.js";
 import { renderCenter, renderSeats } from "../table/render.js";
 import { applyEvent, applySnapshot, applyTurn, emptyTable, inLiveHand, mySeat } from "../table/state.js";
@@ -21,6 +22,8 @@ let socket;
 let joined = false;
 let resyncing = false;
 let unreadChat = 0;
+// Your notes at the seats, and the HUD when you turn it on.
+const extras = new SeatExtras(me, () => render());
 
 function message(text) {
   const slot = $("table-message");
@@ -119,7 +122,8 @@ function render() {
     + `${config.host ? ` · hosted by ${config.host.name}` : ""}`;
   $("felt").dataset.seats = config.seats;
   $("felt").dataset.cards = gameOf(config).cards;
-  renderSeats($("seats"), table, me);
+  renderSeats($("seats"), table, me, extras);
+  extras.refresh(table);
   renderCenter(table, me);
   renderTools();
   actionBar.update(table, table.turn, mySeat(table, me));
@@ -241,6 +245,12 @@ $("run-twice-yes").addEventListener("click", () => answerRunTwice(true));
 $("run-twice-no").addEventListener("click", () => answerRunTwice(false));
 
 const alerts = new TurnAlerts({ soundButton: $("sound-toggle"), notifyButton: $("notify-toggle") });
+$("hud-toggle").hidden = !me;
+$("hud-on").checked = extras.enabled;
+$("hud-on").addEventListener("change", () => extras.setEnabled($("hud-on").checked));
+extras.bindDialog($("note-dialog"), $("seats"));
+extras.start();
+
 const actionBar = new ActionBar((payload) => request(socket, "table:action", { table_id: tableId, ...payload }));
 
 function joinedText(first) {
@@ -289,7 +299,10 @@ function listen() {
     if (body.event.type === "table_closed") message(closedMessage());
     // The notice "you leave when this hand ends" is done with once we have left.
     if (body.event.type === "player_left" && me && body.event.player.public_id === me.public_id) message("");
-    if (body.event.type === "hand_ended") sendClientSeed();
+    if (body.event.type === "hand_ended") {
+      sendClientSeed();
+      extras.refresh(table, true);
+    }
   }));
   socket.on("table:turn", (body) => inOrder(body, () => applyTurn(table, body)));
   socket.on("user:notice", (notice) => {

@@ -84,7 +84,7 @@ function seatCards(inHand, game) {
   return cardRow(inHand.cards, { count: game.cards, className: `cards-sm seat-cards seat-cards-${game.cards}` });
 }
 
-function seatNode(table, me, seatNumber, k, n, aspect) {
+function seatNode(table, me, seatNumber, k, n, aspect, extras) {
   const taken = table.seats[seatNumber];
   const hand = table.hand;
   const inHand = hand ? hand.seats[seatNumber] : null;
@@ -130,6 +130,7 @@ function seatNode(table, me, seatNumber, k, n, aspect) {
         el("span", { className: "seat-name", title: player.name }, shortName,
           mine ? el("span", { className: "visually-hidden" }, " (you)") : ""),
         el("span", { className: "seat-stack", "aria-label": `stack ${chips(stack)}` }, chips(stack)),
+        extras ? extras.node(player) : null,
         badges.length ? el("span", { className: "seat-badges" },
           ...badges.map((text) => el("span", { className: "seat-badge" }, text))) : null),
       inHand && inHand.equity !== undefined
@@ -153,7 +154,8 @@ function chipStack(amount, className) {
   return el("div", { className }, el("span", { className: "chip", "aria-hidden": "true" }), chips(amount));
 }
 
-export function renderSeats(container, table, me) {
+// `extras` (optional): what you keep about each player (table/hud.js SeatExtras).
+export function renderSeats(container, table, me, extras = null) {
   const n = table.config.seats;
   const anchor = mySeat(table, me) ?? 0;
   const felt = container.parentElement;
@@ -161,7 +163,7 @@ export function renderSeats(container, table, me) {
   const nodes = [];
   for (let seat = 0; seat < n; seat += 1) {
     const k = (seat - anchor + n) % n;
-    nodes.push(seatNode(table, me, seat, k, n, aspect));
+    nodes.push(seatNode(table, me, seat, k, n, aspect, extras));
     const inHand = table.hand ? table.hand.seats[seat] : null;
     if (inHand && inHand.bet > 0) {
       const bet = chipStack(inHand.bet, "bet");
