@@ -58,7 +58,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     share_one_arena()
 
     from app.config import ConfigError, get_settings
-    from app.main import configure_logging, create_app
+    from app.logs import configure_logging
+    from app.main import create_app
     from app.serving import Server, uvicorn_config
 
     settings = get_settings().served_at(args.host, args.port)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 from collections.abc import AsyncIterator
@@ -39,6 +38,7 @@ from app.realtime.server import RealtimeApp
 from app.realtime.wiring import install as install_realtime
 from app.security_headers import SecurityHeadersMiddleware
 from app.settle_up.router import router as settle_up_router
+from app.stats.router import router as stats_router
 from app.tools.router import router as tools_router
 from app.tournaments.handlers import install as install_tournaments
 from app.tournaments.router import admin_router as tournaments_admin_router
@@ -134,34 +134,6 @@ def summaries_from_docstrings(router: APIRouter) -> None:
         included = getattr(route, "original_router", None)
         if isinstance(included, APIRouter):
             summaries_from_docstrings(included)
-
-
-class JsonLogFormatter(logging.Formatter):
-    """One JSON object per line, for production log collectors."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        entry = {
-            "time": self.formatTime(record),
-            "level": record.levelname,
-            "logger": record.name,
-            "message": record.getMessage(),
-        }
-        if record.exc_info:
-            entry["exception"] = self.formatException(record.exc_info)
-        return json.dumps(entry)
-
-
-def configure_logging(settings: Settings) -> None:
-    """Readable lines in development, JSON lines in production (app loggers at INFO)."""
-    handler = logging.StreamHandler()
-    if settings.is_development:
-        handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
-    else:
-        handler.setFormatter(JsonLogFormatter())
-    app_logger = logging.getLogger("app")
-    app_logger.handlers[:] = [handler]
-    app_logger.setLevel(logging.INFO)
-    app_logger.propagate = False
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -260,6 +232,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(tournaments_admin_router)
     app.include_router(tools_router)
     app.include_router(leaderboard_router)
+    app.include_router(stats_router)
     app.include_router(settle_up_router)
     mount_web(app)
     summaries_from_docstrings(app.router)

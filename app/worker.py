@@ -30,6 +30,7 @@ from multiprocessing.process import BaseProcess
 from app.accounts.mail import Mailer
 from app.config import Settings
 from app.db.engine import Database
+from app.logs import configure_logging
 from app.offload import lower_priority
 
 log = logging.getLogger(__name__)
@@ -103,8 +104,6 @@ class WorkerProcess:
 def run_worker(settings: Settings, server_pid: int) -> None:
     """The worker process's body: send the outbox until SIGTERM, or until the server that
     started it (``server_pid``) is gone."""
-    from app.main import configure_logging
-
     lower_priority()
     configure_logging(settings)
     asyncio.run(_work(settings, server_pid))

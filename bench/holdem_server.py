@@ -18,7 +18,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.config import get_settings
-from app.main import configure_logging, create_app
+from app.logs import configure_logging
+from app.main import create_app
 from bench.serving import serve, server_args
 
 

@@ -28,14 +28,15 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("app.errors", "app"),
     ("app.poker",),
     ("app.published_secrets", "app.secret_strength", "app.allocator", "app.collector",
-     "app.config", "app.text", "app.metrics", "app.db"),
+     "app.config", "app.text", "app.metrics", "app.offload", "app.logs", "app.db"),
     ("app.accounts",),
     ("app.table",),
     ("app.realtime",),
     ("app.tournaments", "app.admin", "app.hands", "app.tools", "app.leaderboard",
-     "app.settle_up", "app.web"),
+     "app.settle_up", "app.stats", "app.web"),
     ("app.protocol",),
-    ("app.body_limit", "app.security_headers", "app.serving", "app.main", "app.cli"),
+    ("app.body_limit", "app.security_headers", "app.serving", "app.worker", "app.main",
+     "app.cli"),
 )
 # The REST edge of accounts is an application part, not something tables build on.
 ACCOUNT_EDGES = ("app.accounts.router",)

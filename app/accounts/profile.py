@@ -48,6 +48,7 @@ from app.db.models import (
     UserStatus,
     utcnow,
 )
+from app.db.players import PlayerNote
 from app.offload import Offload
 
 
@@ -221,6 +222,9 @@ async def erase(session: AsyncSession, user: User) -> None:
     """Remove everything that identifies ``user``; ids stay for the ledger and hand histories."""
     await session.execute(delete(AccountToken).where(AccountToken.user_id == user.id))
     await session.execute(delete(Avatar).where(Avatar.user_id == user.id))
+    # Notes are personal data of their author and about their subject: gone either way.
+    await session.execute(delete(PlayerNote).where(
+        or_(PlayerNote.author_id == user.id, PlayerNote.subject_id == user.id)))
     user.email = None
     user.display_name = None
     user.display_name_key = None

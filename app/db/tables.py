@@ -94,4 +94,6 @@ class HandPlayer(Base):
     seat: Mapped[int] = mapped_column(Integer)
     net: Mapped[int] = mapped_column(BigInteger)
     house_net: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    # The net had the pots been shared by the all-in equity (None: no all-in decided it).
+    all_in_net: Mapped[int | None] = mapped_column(BigInteger)
     ended_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -28,6 +28,7 @@ from app.poker.cards import Card
 from app.poker.engine import Hand
 from app.poker.evaluator import Category, evaluate
 from app.poker.events import BoardDealt, Event, HandShown, PotAwarded, RunItTwiceOffered
+from app.poker.omaha import evaluate_omaha
 from app.poker.state import Stakes
 
 
@@ -179,9 +180,15 @@ def _plural(rank: int) -> str:
     return "Sixes" if rank == 4 else _NAMES[rank] + "s"
 
 
-def describe(hole: Sequence[Card], board: Sequence[Card]) -> str:
-    """The made hand in the words PokerStars writes (``"two pair, Aces and Fives"``)."""
-    value = evaluate([*hole, *board])
+def describe(hole: Sequence[Card], board: Sequence[Card], *, omaha: bool = False) -> str:
+    """The made hand in the words PokerStars writes (``"two pair, Aces and Fives"``); in
+    Omaha (``omaha``), of exactly two hole cards and three board cards.
+
+    >>> from app.poker.cards import parse_cards
+    >>> describe(parse_cards("Ah Qs Jd Tc"), parse_cards("2h 5h 9h Kh 3c"), omaha=True)
+    'high card Ace'
+    """
+    value = evaluate_omaha(hole, board) if omaha else evaluate([*hole, *board])
     ranks = [c.rank for c in value.best]
     top = ranks[0]
     match value.category:

@@ -41,9 +41,10 @@ from app.poker.hand_export import (
 )
 from app.poker.state import Phase
 
-_GAME = {"nlhe": "Hold'em No Limit"}
-#: The games this format writes (a limit or Omaha game is a name here, and its
-#: bet sizes and hand words in the writer).
+# Each game as PokerStars names it in a hand's first line.
+_GAME = {"nlhe": "Hold'em No Limit", "plhe": "Hold'em Pot Limit", "flhe": "Hold'em Limit",
+         "plo": "Omaha Pot Limit", "plo5": "5 Card Omaha Pot Limit"}
+#: The games this format writes: every game the engine deals.
 GAMES = frozenset(_GAME)
 _STREET = {Phase.FLOP: "Flop", Phase.TURN: "Turn", Phase.RIVER: "River"}
 _BLIND = {BlindKind.SMALL: "small blind", BlindKind.BIG: "big blind",
@@ -76,7 +77,10 @@ def _roman(number: int) -> str:
 
 def _header(view: ExportView) -> list[str]:
     facts, stakes = view.facts, view.stakes
-    blinds = f"({stakes.small_blind}/{stakes.big_blind})"
+    # A fixed-limit game is named by its bets (small bet: the big blind; big bet: twice
+    # it), as PokerStars names it; the other games by their blinds.
+    blinds = (f"({stakes.big_blind}/{2 * stakes.big_blind})" if view.hand.game.fixed_limit
+              else f"({stakes.small_blind}/{stakes.big_blind})")
     moment = facts.started_at
     when = (f"{moment:%Y/%m/%d %H:%M:%S} UTC [{eastern(moment):%Y/%m/%d %H:%M:%S} ET]")
     game = _GAME[view.hand.game.value]
@@ -236,7 +240,7 @@ def _showdowns(view: ExportView) -> list[str]:
             name = view.name(e.seat)
             if isinstance(e, HandShown):
                 lines.append(f"{name}: shows [{format_cards(e.cards, ' ')}] "
-                             f"({describe(e.cards, board)})")
+                             f"({describe(e.cards, board, omaha=hand.game.omaha)})")
             else:
                 lines.append(f"{name}: mucks hand")
         lines += _collected(view, [e for e in awards(hand) if e.run == run])
@@ -310,7 +314,8 @@ def _seat_result(view: ExportView, play: _Play, position: int) -> str:
     if shown is not None:
         parts = []
         for run, board in enumerate(view.hand.boards()):
-            won, made = _won(view, position, run), describe(shown.cards, board)
+            won, made = _won(view, position, run), describe(
+                shown.cards, board, omaha=view.hand.game.omaha)
             parts.append(f"won ({won}) with {made}" if won else f"lost with {made}")
         return f"{head} showed [{format_cards(shown.cards, ' ')}] and " + ", and ".join(parts)
     if any(isinstance(e, HandMucked) and e.seat == number for e in view.hand.history):

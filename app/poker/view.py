@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.poker.engine import Hand
-from app.poker.events import Event
+from app.poker.events import BoardDealt, Event, PlayerActed
 from app.poker.state import Phase, Seat
 
 
@@ -35,6 +35,7 @@ def view(hand: Hand, viewer: int | None) -> dict[str, Any]:
     """
     actor = hand.actor
     pots = hand.pots()
+    acted = last_actions(hand)
     out: dict[str, Any] = {
         "viewer": viewer,
         "phase": hand.phase.value,
@@ -51,7 +52,7 @@ def view(hand: Hand, viewer: int | None) -> dict[str, Any]:
         "level": hand.level if hand.phase is not Phase.COMPLETE else 0,
         "min_raise": hand.min_raise,
         "actor": actor,
-        "seats": [_seat(s, viewer, hand.phase) for s in hand.seats],
+        "seats": [_seat(s, viewer, hand.phase, acted) for s in hand.seats],
         "legal_actions": None,
     }
     if actor is not None and actor == viewer:
@@ -60,7 +61,31 @@ def view(hand: Hand, viewer: int | None) -> dict[str, Any]:
     return out
 
 
-def _seat(seat: Seat, viewer: int | None, phase: Phase) -> dict[str, Any]:
+def last_actions(hand: Hand) -> dict[int, dict[str, Any]]:
+    """Each seat's last betting action of the street being played (or the last one
+    played): ``{"action", "total"}``, the total being the seat's street bet after it.
+
+    >>> from random import Random
+    >>> from app.poker.cards import Deck
+    >>> from app.poker.engine import Hand
+    >>> from app.poker.state import Stakes
+    >>> hand, _ = Hand.start({0: 500, 1: 500}, button=0, stakes=Stakes(5, 10),
+    ...                      deck=Deck(rng=Random(1)))
+    >>> _ = hand.raise_to(0, 30)
+    >>> last_actions(hand)
+    {0: {'action': 'raise', 'total': 30}}
+    """
+    acted: dict[int, dict[str, Any]] = {}
+    for event in hand.history:
+        if isinstance(event, BoardDealt):
+            acted = {}
+        elif isinstance(event, PlayerActed):
+            acted[event.seat] = {"action": event.action.value, "total": event.total}
+    return acted
+
+
+def _seat(seat: Seat, viewer: int | None, phase: Phase,
+          acted: dict[int, dict[str, Any]]) -> dict[str, Any]:
     visible = seat.shown or seat.number == viewer
     out: dict[str, Any] = {
         "seat": seat.number,
@@ -69,6 +94,7 @@ def _seat(seat: Seat, viewer: int | None, phase: Phase) -> dict[str, Any]:
         "status": seat.status.value,
         "cards": [str(c) for c in seat.cards] if visible else None,
         "shown": seat.shown,
+        "last_action": acted.get(seat.number),
     }
     if phase is Phase.COMPLETE:
         out["won"] = seat.won

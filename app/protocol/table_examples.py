@@ -202,7 +202,10 @@ are at `GET /users/me` and `GET /users/me/ledger`; finished hands at `GET /hands
 `GET /hands/{id}`, `GET /hands/{id}.phh` (PHH, other players' unshown cards hidden), for
 trackers `GET /hands/{id}.txt` (PokerStars text), `GET /hands/{id}.ohh` (Open Hand History)
 and `GET /hands/export?since=&until=` (a date range, see `docs/HAND_HISTORIES.md`), and your
-results at `GET /users/me/stats`.
+results at `GET /users/me/stats`. Your player stats (VPIP, PFR, 3-bet, c-bet, aggression,
+showdowns) are at `GET /stats/me`, your results hand by hand at `GET /stats/me/results`,
+your stats about the players at a table (the HUD) at `GET /stats/players?ids=...`, and your
+private notes about players at `GET /notes` and `GET|PUT|DELETE /notes/{public_id}`.
 """
 
 SUMMARY: dict[str, Any] = {
@@ -360,9 +363,9 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
             "actor": 0,
             "seats": [
                 {"seat": 2, "stack": 990, "bet": 10, "status": "active",
-                 "cards": ["As", "Kd"], "shown": False},
+                 "cards": ["As", "Kd"], "shown": False, "last_action": None},
                 {"seat": 0, "stack": 995, "bet": 5, "status": "active", "cards": None,
-                 "shown": False},
+                 "shown": False, "last_action": None},
             ],
             "legal_actions": None,
         },
@@ -536,7 +539,10 @@ HAND_VIEW = """
 
 Each of `seats`: `seat`, `stack` (chips behind), `bet` (on this street), `status`
 (`active`, `all_in`, `folded`, `mucked`), `cards` (yours, or cards shown at the showdown;
-otherwise `null`), `shown`; once the hand is complete also `won` and `net`.
+otherwise `null`), `shown`, `last_action` (the seat's last action of this street,
+`{"action": "raise", "total": 60}` with its street bet after it, or `null`: clients show it
+at the seat until the street ends, as `player_acted` events update it); once the hand is
+complete also `won` and `net`.
 
 Cards are two characters: rank `23456789TJQKA` and suit `cdhs` (`"Td"` is the ten of
 diamonds).

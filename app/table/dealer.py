@@ -82,6 +82,8 @@ class Dealer:
         self._last_action: dict[int, tuple[str, str, int | None]] = {}
         # When the run-it-twice question of the hand in play times out (None: not asked).
         self.question_deadline: float | None = None
+        # The first all-in equity of each hand in play, for its all-in adjusted results.
+        self._all_in: dict[str, RunoutEquity] = {}
 
     @property
     def state(self) -> TableState:
@@ -207,6 +209,8 @@ class Dealer:
         if any(isinstance(e, HandShown | RunItTwiceChosen) for e in events):
             # Exact run-out equities take up to a few tenths of a second: off the event loop.
             chances = await asyncio.to_thread(runout_equities, current.hand, events)
+            if chances:
+                self._all_in.setdefault(current.id, chances[0][1])
         asking = current.hand.phase is Phase.RUN_IT_TWICE
         if asking and self.question_deadline is None:
             self.question_deadline = self.core.now() + self.core.settings.run_it_twice_seconds
@@ -546,6 +550,7 @@ class Dealer:
             player.paid_out = 0
         record = finished_hand(self.core.id, current, self.state.players,
                                house_bots=self.tournament is None,
+                               all_in=self._all_in.pop(current.id, None),
                                notes=self.state.desk.notes_of(current.number))
         self.state.current = None
         self.state.note_hand(self.core.now(), record.pot)

@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
+from app.poker.allin import RunoutEquity
 from app.poker.events import PotAwarded
 from app.poker.phh import phh_fields, to_phh
+from app.poker.player_stats import all_in_adjusted, hand_counters, public_hand
 from app.table.state import HandInPlay, Player
 from app.table.store import FinishedHand
 
@@ -52,12 +54,14 @@ def house_shares(nets: Mapping[int, int], bots: Set[int]) -> dict[int, int]:
 
 def finished_hand(
     table_id: str, current: HandInPlay, players: Mapping[int, Player], *,
-    house_bots: bool = True, notes: Sequence[str] = (),
+    house_bots: bool = True, all_in: RunoutEquity | None = None, notes: Sequence[str] = (),
 ) -> FinishedHand:
     """Everything stored about a hand that just completed (``house_bots``: the bots play
     with the house's credits, so what people won from them is recorded; not at a
-    tournament table, where chips are not credits). ``notes``: the host's controls
-    applied since the hand before, kept in its summary and as PHH's ``_host_notes``."""
+    tournament table, where chips are not credits; ``all_in``: the hand's first all-in
+    equity, from which each person's all-in adjusted result is recorded). ``notes``: the
+    host's controls applied since the hand before, kept in its summary and as PHH's
+    ``_host_notes``."""
     hand = current.hand
     rows: list[dict[str, Any]] = []
     results: list[tuple[int, int, int]] = []
@@ -91,6 +95,11 @@ def finished_hand(
     if house_bots and bots:
         shares = house_shares({s.number: s.stack - s.starting_stack for s in hand.seats}, bots)
         from_house = tuple((user_id, shares[seat]) for user_id, seat, _ in results)
+    counts = hand_counters(public_hand(hand))
+    counters = tuple((user_id, counts[seat]) for user_id, seat, _ in results)
+    adjusted = all_in_adjusted(hand, all_in) if all_in is not None else {}
+    all_in_nets = tuple((user_id, adjusted[seat]) for user_id, seat, _ in results
+                        if seat in adjusted)
     names = [players[s.number].person.name for s in hand.seats]
     fields: dict[str, Any] = {"hand": current.number}
     if current.proof is not None:
@@ -101,5 +110,5 @@ def finished_hand(
         id=current.id, number=current.number, pot=pot,
         phh=to_phh(hand, players=names, fields=fields),
         summary=summary, started_at=current.started_at, results=tuple(results),
-        from_house=from_house,
+        from_house=from_house, counters=counters, all_in_nets=all_in_nets,
     )

@@ -31,8 +31,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db import ledger
 from app.db.engine import Database, JSONText, bound_waits, is_sqlite
 from app.db.models import LedgerReason, Role, User, UserStatus, utcnow
+from app.db.players import add_counters
 from app.db.tables import HandPlayer, HandRecord, TableRecord, TableStatus
 from app.metrics import Metrics
+from app.poker.player_stats import Counters
 from app.table.errors import TableClosed, TableLimit, TableMoved
 
 HOUSE_EMAIL = "house@bots.invalid"
@@ -59,6 +61,11 @@ class FinishedHand:
     results: tuple[tuple[int, int, int], ...]  # (user_id, seat, net) of each person dealt in
     # (user_id, credits) each person won from the house's bots (negative: lost to them).
     from_house: tuple[tuple[int, int], ...] = ()
+    # (user_id, counters) of each person dealt in: what the hand adds to their stats.
+    counters: tuple[tuple[int, Counters], ...] = ()
+    # (user_id, net) of each person whose result an all-in decided, had the pots been
+    # shared by the chances when the hands were turned up.
+    all_in_nets: tuple[tuple[int, int], ...] = ()
 
 
 Write = Callable[[AsyncSession], Awaitable[None]]
@@ -435,13 +442,15 @@ async def _add_hand(session: AsyncSession, table_id: str, hand: FinishedHand) ->
     await session.execute(insert(_HANDS).values(
         id=hand.id, table_id=table_id, number=hand.number, pot=hand.pot, phh=hand.phh,
         summary=hand.summary, started_at=_at(hand.started_at), ended_at=ended,
-        game=hand.summary["game"]))
-    house = dict(hand.from_house)
+        game=hand.summary.get("game", "nlhe")))
+    house, all_in = dict(hand.from_house), dict(hand.all_in_nets)
     rows = [{"hand_id": hand.id, "user_id": user_id, "seat": seat, "net": net,
-             "house_net": house.get(user_id, 0), "ended_at": ended}
+             "house_net": house.get(user_id, 0), "all_in_net": all_in.get(user_id),
+             "ended_at": ended}
             for user_id, seat, net in hand.results]
     if rows:
         await session.execute(insert(_HAND_PLAYERS), rows)
+    await add_counters(session, hand.counters)
 
 
 async def _close(session: AsyncSession, table_id: str, house: int) -> None:

@@ -43,6 +43,9 @@ async def perform(tournaments: TournamentTables, op: str, payload: dict[str, Any
     service = tournaments.service
     if op == "list":
         return service.listing()
+    if op == "finished":
+        return [views.finished(record, at)
+                for record, at in await service.store.finished(int(payload["limit"]))]
     tournament_id = str(payload["tournament_id"]) if "tournament_id" in payload else ""
     if op == "detail":
         if tournament_id in service.tournaments:

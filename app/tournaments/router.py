@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 
 from app.accounts.dependencies import AdminUser, DbSession
 from app.admin.service import record
 from app.errors import error_responses
 from app.tournaments import operations
 from app.tournaments.schemas import (
+    FinishedTournament,
+    FinishedTournaments,
     TournamentCreate,
     TournamentPublic,
     TournamentsPublic,
@@ -40,6 +42,16 @@ async def list_tournaments(tournaments: Tournaments) -> TournamentsPublic:
     listed = [TournamentSummary.model_validate(s)
               for s in await operations.run(tournaments, "list", {})]
     return TournamentsPublic(data=listed, count=len(listed))
+
+
+@router.get("/finished")
+async def list_finished_tournaments(
+    tournaments: Tournaments, limit: Annotated[int, Query(ge=1, le=50)] = 10,
+) -> FinishedTournaments:
+    """The tournaments that finished last, newest first, with their prize winners."""
+    listed = [FinishedTournament.model_validate(f)
+              for f in await operations.run(tournaments, "finished", {"limit": limit})]
+    return FinishedTournaments(data=listed, count=len(listed))
 
 
 @router.get("/{tournament_id}")

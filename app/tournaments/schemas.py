@@ -43,6 +43,28 @@ class TournamentSummary(Message):
     late_registration: bool
 
 
+class PrizeWinner(BaseModel):
+    """A place paid in a finished tournament."""
+
+    name: str
+    place: int
+    prize: int
+
+
+class FinishedTournament(TournamentSummary):
+    """A tournament that finished: when, and who won what."""
+
+    finished_at: float = Field(description="Unix time")
+    winners: list[PrizeWinner] = Field(description="The paid places, first place first")
+
+
+class FinishedTournaments(BaseModel):
+    """The tournaments that finished last, newest first."""
+
+    data: list[FinishedTournament]
+    count: int
+
+
 class TournamentRemoved(Message):
     """``lobby:tournament-removed``: a tournament finished or was cancelled."""
 

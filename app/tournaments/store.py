@@ -173,6 +173,18 @@ class TournamentStore:
             )
             return [(e, int(u), str(p), str(n)) for e, u, p, n in rows]
 
+    async def finished(self, limit: int) -> list[tuple[StoredTournament, datetime]]:
+        """The ``limit`` tournaments that finished last, with when (newest first)."""
+        async with self.database.sessions() as session:
+            ids = (await session.execute(
+                select(TournamentRecord.id, TournamentRecord.finished_at)
+                .where(TournamentRecord.status == TournamentStatus.FINISHED,
+                       TournamentRecord.finished_at.is_not(None))
+                .order_by(TournamentRecord.finished_at.desc(), TournamentRecord.id)
+                .limit(limit))).all()
+        found = [(await self.stored(tournament_id), at) for tournament_id, at in ids]
+        return [(record, at) for record, at in found if record is not None and at is not None]
+
     async def stored(self, tournament_id: str) -> StoredTournament | None:
         """The tournament with this id as stored, with every entry ever paid."""
         async with self.database.sessions() as session:

@@ -1,12 +1,15 @@
 """What a tournament looks like to the lobby, the tournament page and the table page:
-one in play (:func:`detail`), or one over, read from storage (:func:`stored`)."""
+one in play (:func:`detail`), or one over, read from storage (:func:`stored`, and
+:func:`finished` for the lobby's results)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from app.tournaments.director import Tournament
 from app.tournaments.rules import TournamentStatus
+from app.tournaments.schemas import TournamentSummary
 from app.tournaments.service import TournamentService, bot_public_id
 from app.tournaments.standings import standing
 from app.tournaments.store import StoredTournament
@@ -63,7 +66,8 @@ def stored(record: StoredTournament) -> dict[str, Any]:
     players.sort(key=lambda p: (p["place"] is None, p["place"] or 0, p["entry"]))
     return {
         "id": record.id, "name": record.name, "kind": t.rules.kind.value,
-        "status": t.status.value, "buy_in": t.rules.buy_in, "fee": t.rules.fee,
+        "game": t.rules.game.value, "status": t.status.value, "buy_in": t.rules.buy_in,
+        "fee": t.rules.fee,
         "entrants": len(t.entries), "players_left": t.players_left,
         "capacity": t.rules.capacity, "prize_pool": t.pool, "starts_at": t.rules.starts_at,
         "late_registration": False, "table_size": t.rules.table_size,
@@ -71,3 +75,14 @@ def stored(record: StoredTournament) -> dict[str, Any]:
         "payouts": list(t.prizes()), "players": players, "tables": [],
         "hand_for_hand": False,
     }
+
+
+def finished(record: StoredTournament, at: datetime) -> dict[str, Any]:
+    """A finished tournament as the lobby's results list it: its summary, when it ended
+    and its prize winners."""
+    whole = stored(record)
+    summary = {k: whole[k] for k in TournamentSummary.model_fields if k in whole}
+    winners = [{"name": p["name"], "place": p["place"], "prize": p["prize"]}
+               for p in whole["players"] if p["prize"] > 0]
+    return {**summary, "finished_at": at.replace(tzinfo=at.tzinfo or UTC).timestamp(),
+            "winners": winners}

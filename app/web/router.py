@@ -93,6 +93,18 @@ async def account(request: Request) -> HTMLResponse:
     return page(request, "account", title="Your account")
 
 
+@router.get("/tables")
+async def my_tables(request: Request) -> HTMLResponse:
+    """Every table you sit at, tiled on one page."""
+    return page(request, "multi", title="All your tables", needs_socket=True)
+
+
+@router.get("/stats")
+async def stats(request: Request) -> HTMLResponse:
+    """Your stats (VPIP, PFR, 3-bet, c-bet, showdowns...) and your results graph."""
+    return page(request, "stats", title="Your stats")
+
+
 @router.get("/table/{table_id}")
 async def table(request: Request, table_id: TableId) -> HTMLResponse:
     """One table, to play or to watch."""

@@ -263,6 +263,12 @@ async def test_one_tournament_whose_table_cannot_open_stops_no_other(
     assert await status(stuck) == "running"
     assert sum(p["prize"] for p in (await http.get(f"/tournaments/{other}")).json()[
         "players"]) == 20
+    # The lobby's results: the finished one with its winner, never the running one.
+    finished = (await http.get("/tournaments/finished")).json()
+    assert [t["id"] for t in finished["data"]] == [other] and finished["count"] == 1
+    assert finished["data"][0]["winners"][0]["place"] == 1
+    assert finished["data"][0]["winners"][0]["prize"] == 20
+    assert (await http.get("/tournaments/finished?limit=0")).status_code == 422
 
 
 async def test_a_bust_is_told_its_place_only_once_no_late_entry_can_change_it(

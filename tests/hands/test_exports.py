@@ -6,8 +6,6 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from random import Random
 
-import pytest
-
 from app.db.engine import Database
 from app.db.models import User
 from app.db.tables import HandPlayer, HandRecord, TableRecord
@@ -21,7 +19,7 @@ from app.db.tournaments import (
 from app.hands.exports import Archive, ExportFormat, export_hands, hand_text
 from app.poker.cards import Deck
 from app.poker.engine import Hand
-from app.poker.hand_export import UnsupportedGame, hand_number
+from app.poker.hand_export import hand_number
 from app.poker.phh import to_phh
 from app.poker.state import Game, Stakes
 from app.tournaments.structure import preset
@@ -89,19 +87,20 @@ async def test_a_tournament_hand_names_its_tournament_level_and_the_readers_plac
     assert '"tournament_info":{"tournament_number":"' in ohh and '"type":"STT"' in ohh
 
 
-async def test_a_hand_of_another_game_is_refused_with_its_code(database: Database) -> None:
+async def test_a_pot_limit_omaha_hand_is_written_as_pokerstars_names_the_game(
+    database: Database
+) -> None:
     hand, _ = Hand.start({0: 900, 1: 300}, button=0, stakes=Stakes(5, 10), game=Game.PLO,
                          deck=Deck(rng=Random(3)))
     hand.fold(0)
     record, player = await _stored(database, hand)
     async with database.sessions() as session:
-        with pytest.raises(UnsupportedGame) as refused:
-            await hand_text(session, record, player, ExportFormat.POKERSTARS)
-    assert refused.value.code == "export_unsupported_game"
-    assert refused.value.details == {"game": "plo"}
+        text = await hand_text(session, record, player, ExportFormat.POKERSTARS)
+    assert text.startswith(f"PokerStars Hand #{hand_number(record.id)}: ")
+    assert " Omaha Pot Limit (5/10) - " in text.splitlines()[0]
 
 
-async def test_a_date_range_leaves_out_and_counts_the_hands_a_format_cannot_write(
+async def test_a_date_range_writes_the_hands_of_every_game_in_both_formats(
     database: Database
 ) -> None:
     hand, _ = Hand.start({0: 900, 1: 300}, button=0, stakes=Stakes(5, 10), game=Game.PLO,
@@ -114,6 +113,6 @@ async def test_a_date_range_leaves_out_and_counts_the_hands_a_format_cannot_writ
                                   archive=Archive.TEXT, **window)
         ohh = await export_hands(session, player.user_id, fmt=ExportFormat.OHH,
                                  archive=Archive.TEXT, **window)
-    assert (text.content, text.left_out, text.filename) == (
-        b"", 1, "hands-20261031-20261102.txt")
+    assert (text.left_out, text.hands, text.filename) == (0, 1, "hands-20261031-20261102.txt")
+    assert b" Omaha Pot Limit (5/10) - " in text.content
     assert ohh.left_out == 0 and b'"game_type":"Omaha"' in ohh.content

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from random import Random
-from typing import Any
+from typing import Any, ClassVar
 from unittest import mock
 
 from hypothesis import strategies as st
@@ -46,6 +46,7 @@ from app.poker.events import (
 from app.poker.hand_export import ExportView, HandFacts
 from app.poker.phh import phh_for_viewer, replay, to_phh
 from app.poker.state import Game, SeatStatus, Stakes
+from tests.poker.game_oracle import PotLimitFiveCardOmahaHoldem, PotLimitTexasHoldem
 from tests.poker.pokerkit_oracle import pokerkit_shares
 
 NAMES = ("ann", "bob o'neil", "cy", "dee", "eve", "fay", "gus", "hal", "ivy", "jo")
@@ -58,8 +59,23 @@ class _LiveBlinds(defaultdict[str, int]):
         super().__setitem__(key, abs(value))
 
 
+# pokerkit has no variant code of its own for these games: its parts make them (see
+# tests/poker/game_oracle.py), registered here under codes of the tests' own.
+_MORE_GAMES: dict[str, Any] = {"PT": PotLimitTexasHoldem, "PO5": PotLimitFiveCardOmahaHoldem}
+
+
 class StarsParser(PokerStarsParser):
-    """pokerkit's PokerStars parser, reading ante lines and straddles too."""
+    """pokerkit's PokerStars parser, reading ante lines and straddles too, and every game
+    the engine deals: Fixed-Limit Hold'em as pokerkit's ``FT`` (its small and big bets from
+    the header), Pot-Limit Omaha as ``PO``, and Pot-Limit Hold'em and five-card Pot-Limit
+    Omaha as pokerkit's parts make them, so pokerkit checks each bet against the game's
+    limits."""
+
+    VARIANT = re.compile(r" (?P<variant>Hold'em No Limit|Hold'em Pot Limit|Hold'em Limit"
+                         r"|5 Card Omaha Pot Limit|Omaha Pot Limit) ")
+    VARIANTS: ClassVar[dict[str, str]] = {
+        "Hold'em No Limit": "NT", "Hold'em Pot Limit": "PT", "Hold'em Limit": "FT",
+        "Omaha Pot Limit": "PO", "5 Card Omaha Pot Limit": "PO5"}
 
     ANTE_POSTING = re.compile(r"(?P<player>.+): posts the ante (?P<ante>[0-9.]+)")
     BLIND_OR_STRADDLE_POSTING = re.compile(
@@ -90,16 +106,32 @@ class StarsParser(PokerStarsParser):
     def _parse(self, s: str, parse_value: Any) -> HandHistory:
         small, big = (int(v) for v in re.search(r"\((\d+)/(\d+)\)", s).groups())  # type: ignore[union-attr]
 
+        limit = "Hold'em Limit" in s
+
         class _Table(HandHistory):  # type: ignore[misc]
             """The hand at the table's blinds and ante, not at what short stacks posted."""
+
+            game_types: ClassVar[dict[str, Any]] = {**HandHistory.game_types, **_MORE_GAMES}
+            variants: ClassVar[dict[Any, str]] = {
+                **HandHistory.variants, **{v: k for k, v in _MORE_GAMES.items()}}
+            required_field_names: ClassVar[dict[str, tuple[str, ...]]] = {
+                **HandHistory.required_field_names,
+                **dict.fromkeys(_MORE_GAMES, HandHistory.required_field_names["PO"])}
 
             def __init__(self, **fields: Any) -> None:
                 if "antes" in fields:
                     antes, blinds = list(fields["antes"]), list(fields["blinds_or_straddles"])
                     fields["antes"] = [max(antes) if a else 0 for a in antes]
+                    # A fixed-limit header names the bets: the big blind is the small bet
+                    # (a small blind posted short is left as posted: no line names it).
+                    table = (blinds[0], small) if limit else (small, big)
                     fields["blinds_or_straddles"] = [
-                        (small, big)[i] if b and i < 2 else b for i, b in enumerate(blinds)]
-                    fields["min_bet"] = big
+                        table[i] if b and i < 2 else b for i, b in enumerate(blinds)]
+                    if limit:
+                        fields.pop("min_bet", None)
+                        fields.update(small_bet=small, big_bet=big)
+                    else:
+                        fields["min_bet"] = big
                 super().__init__(**fields)
 
         with mock.patch.object(notation, "HandHistory", _Table):

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from random import Random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.poker.cards import Deck
 from app.poker.engine import Hand
-from app.poker.hand_export import ExportView, TournamentFacts, UnsupportedGame, describe
+from app.poker.events import BlindPosted
+from app.poker.hand_export import ExportView, TournamentFacts, describe
 from app.poker.pokerstars import to_pokerstars
 from app.poker.state import Game, Stakes
 from tests.poker.export_checks import (
@@ -27,6 +30,7 @@ from tests.poker.export_checks import (
     settles_like_pokerkit,
     stored,
 )
+from tests.poker.game_oracle import play, random_setup
 from tests.poker.stacked_decks import stacked_deck
 from tests.poker.test_engine_run_it_twice import twice_deck
 from tests.poker.test_run_it_twice_history import run_twice_after_the_flop, three_way_run_twice
@@ -246,15 +250,61 @@ def test_a_file_of_many_hands_splits_into_each_hand() -> None:
     assert [p.hand for p in parsed] == [100, 101, 102]
 
 
-def test_a_game_the_format_cannot_write_is_refused_with_its_code() -> None:
-    hand, _ = Hand.start({0: 500, 1: 500}, button=0, stakes=Stakes(5, 10), game=Game.PLO,
-                         deck=stacked_deck(["AhAdKsKc", "QsQdJsJd"]))
+@pytest.mark.parametrize(("game", "named"), [
+    (Game.NLHE, "Hold'em No Limit (5/10)"), (Game.PLHE, "Hold'em Pot Limit (5/10)"),
+    (Game.FLHE, "Hold'em Limit (10/20)"), (Game.PLO, "Omaha Pot Limit (5/10)"),
+    (Game.PLO5, "5 Card Omaha Pot Limit (5/10)"),
+])
+def test_every_game_the_engine_deals_is_named_as_pokerstars_names_it(
+    game: Game, named: str
+) -> None:
+    hole = game.hole_cards
+    hand, _ = Hand.start({0: 500, 1: 500}, button=0, stakes=Stakes(5, 10), game=game,
+                         deck=Deck(rng=Random(11)))
     hand.fold(0)
-    with pytest.raises(UnsupportedGame) as caught:
-        to_pokerstars(ExportView(stored(hand), facts_for(hand), 0))
-    assert caught.value.code == "export_unsupported_game"
+    text, view = exported(hand, 1)
+    assert text.startswith(f"PokerStars Hand #4242:  {named} - 2026/03/08"), text
+    (dealt,) = re.findall(r"^Dealt to bob o'neil \[(.+)\]$", text, re.M)
+    assert len(dealt.split()) == hole
+    check_stars(text, view)
 
 
+def test_an_omaha_hand_shown_is_worded_from_two_hole_cards_and_three_board_cards() -> None:
+    # Four hearts on the board: a Hold'em flush for the Ace of hearts, but an Omaha hand
+    # needs two hearts of its own.
+    deck = stacked_deck(["AhQsJdTc", "KsKdQcJc"], "2h 5h 9h 8h 3c")
+    hand, _ = Hand.start({0: 500, 1: 500}, button=0, stakes=Stakes(5, 10), game=Game.PLO,
+                         deck=deck)
+    for _ in range(8):
+        hand.act(hand.actor, "call" if hand.to_call(hand.actor) else "check")  # type: ignore[arg-type]
+    while not hand.is_complete:
+        hand.show(hand.actor)  # type: ignore[arg-type]
+    text, view = exported(hand, None)
+    assert "ann: shows [Ah Qs Jd Tc] (high card Ace)" in text
+    assert "bob o'neil: shows [Ks Kd Qc Jc] (a pair of Kings)" in text
+    check_stars(text, view)
+
+
+@pytest.mark.parametrize("game", [Game.FLHE, Game.PLHE, Game.PLO, Game.PLO5])
+def test_random_hands_of_every_other_game_read_back_as_our_phh_for_every_reader(
+    game: Game
+) -> None:
+    rng = Random(f"stars-{game.value}")
+    checked = 0
+    for _ in range(40):
+        hand, verdict = play(random_setup(rng, game), rng)
+        # pokerkit replays a hand only where its rules and ours agree (app.poker.limits
+        # names the differences), and a fixed-limit text names no short small blind.
+        comparable = not verdict.diverged and pokerkit_follows(hand) and not (
+            game.fixed_limit and any(isinstance(e, BlindPosted) and e.all_in
+                                     for e in hand.history))
+        for text, view in every_view(hand):
+            assert_no_hidden_card(text, view)
+            check_money(text, view.hand, view)
+            if comparable:
+                check_stars(text, view)
+        checked += comparable
+    assert checked >= 20
 @pytest.mark.parametrize(("hole", "board", "words"), [
     ("Ah Kd", "2c 7d 9h Jc 3s", "high card Ace"),
     ("Ah Ad", "2c 7d 9h Jc 3s", "a pair of Aces"),

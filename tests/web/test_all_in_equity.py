@@ -90,10 +90,15 @@ async def test_both_players_see_the_equity_of_an_all_in_on_each_street(
         await expect(log).to_contain_text(re.compile(r"Equity before the flop: \w+ \d+\.\d%"))
         await expect(log).to_contain_text("Equity after the flop")
         await expect(log).to_contain_text("Equity after the turn")
-        # The run-out comes in one message, so the seats show the chances after the turn
-        # until the next hand clears them (a split pot starts it at once: hence the record).
-        after_turn = re.search(r"Equity after the turn: (.*)", await log.inner_text())
-        assert after_turn is not None
-        chances = set(re.findall(r"\d+\.\d%", after_turn.group(1)))
-        shown = await page.evaluate("window.seatEquities")
-        assert shown and all(set(seats) <= chances for seats in shown), (shown, chances)
+        # The run-out arrives in one message and is shown street by street: the seats
+        # show the chances before the flop, then after it, then after the turn, in order
+        # (a split pot starts the next hand at once and clears them: hence the record).
+        text = await log.inner_text()
+        streets = [set(re.findall(r"\d+\.\d%", found.group(1)))
+                   for street in ("before the flop", "after the flop", "after the turn")
+                   if (found := re.search(rf"Equity {street}: (.*)", text))]
+        assert len(streets) == 3, text
+        shown = [set(seats) for seats in await page.evaluate("window.seatEquities")]
+        assert shown and shown[0] <= streets[0], (shown, streets)
+        assert any(seats <= streets[1] for seats in shown), (shown, streets)
+        assert shown[-1] <= streets[2], (shown, streets)

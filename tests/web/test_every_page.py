@@ -38,7 +38,7 @@ DUPLICATE_IDS = """() => {
   return [...seen].filter(([, n]) => n > 1).map(([id]) => id);
 }"""
 PAGES = ["/", "/account", "/admin", "/table/{table}", "/table/{table}/ledger",
-         "/tournament/{tournament}", "/odds",
+         "/tournament/{tournament}", "/odds", "/stats", "/tables",
          "/leaderboard", "/signup", "/forgot", "/reset?token=abc", "/verify?token=abc"]
 SIZES = pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 
@@ -77,6 +77,9 @@ async def opens_within_the_screen(page: Page, dialog: Locator, viewport: dict[st
     for control in await dialog.locator(".replay-controls > *").all():
         await inside_the_screen(page, control, viewport)
     await fits(page, viewport, f"{name} with the hand open")
+    # Every figure of the players' table (the end stacks and nets too) is on the screen.
+    for cell in await dialog.locator(".hand-detail table td").all():
+        await inside_the_screen(page, cell, viewport)
     await dialog.get_by_role("button", name="Close", exact=True).click()
 
 

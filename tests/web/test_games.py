@@ -29,7 +29,7 @@ async def seated(visitors: Visitors, mailbox: Mailbox, viewport: dict[str, int],
 
 @SIZES
 @pytest.mark.parametrize(("game", "cards", "seats", "title"), [
-    ("plo", 4, 6, "Pot-Limit Omaha"), ("plo5", 5, 8, "5-Card Pot-Limit Omaha")])
+    ("plo", 4, 10, "Pot-Limit Omaha"), ("plo5", 5, 8, "5-Card Pot-Limit Omaha")])
 async def test_omaha_cards_show_at_every_seat_and_cover_nothing(
     visitors: Visitors, live_server: LiveServer, mailbox: Mailbox, viewport: dict[str, int],
     game: str, cards: int, seats: int, title: str,

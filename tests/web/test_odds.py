@@ -81,4 +81,8 @@ async def test_the_calculators_sit_side_by_side_on_a_desktop_and_a_long_row_of_o
     await expect(page.locator("#outs-result .pcard")).to_have_count(21)
     assert await page.evaluate(OUTS_FIT) == 0, "outs cards spill out of the panel"
     assert await page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    # The equity answer's five columns fit too.
+    await page.locator("#equity-form").get_by_role("button", name="Calculate equity").click()
+    await expect(page.locator("#equity-table tbody tr")).to_have_count(2)
+    assert await page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     await page.screenshot(path=screenshot_path(f"odds-{viewport['width']}"), full_page=True)

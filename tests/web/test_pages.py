@@ -61,5 +61,5 @@ async def test_the_leaderboard_is_a_page_for_browsers_and_json_for_clients(
     page = await client.get("/leaderboard", headers=BROWSER)
     assert page.headers["content-type"].startswith("text/html")
     data = await client.get("/leaderboard", headers={"Accept": "application/json"})
-    assert data.json() == {"period": "week", "items": []}
+    assert data.json() == {"period": "week", "game": None, "items": []}
     assert (await client.get("/leaderboard")).json()["items"] == []

@@ -55,6 +55,12 @@ LAYOUT_PROBLEMS = """() => {
       if (hit(box(cards), box(name))) problems.push(`cards cover the name ${name.title}`);
     }
   }
+  for (const seat of document.querySelectorAll(".seat")) {
+    const r = box(seat);
+    if (r.left < -1 || r.right > innerWidth + 1) {
+      problems.push(`seat ${seat.dataset.seat} leaves the screen`);
+    }
+  }
   const boxes = [...document.querySelectorAll(".seat-box")];
   boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b) => {
     if (hit(box(a), box(b))) problems.push("two seats overlap");
@@ -374,3 +380,18 @@ async def test_the_result_says_each_pot_and_its_amount_apart(
         assert all(re.fullmatch(r"\w+( and \w+)? (wins|split) [\d,]+( from side pot 1)?",
                                 line.strip()) for line in lines), lines
     await pages[1].screenshot(path=screenshot_path("table-side-pot-390"))
+
+
+@SIZES
+@pytest.mark.parametrize("seats", range(2, 11))
+async def test_no_seat_overlaps_another_or_leaves_the_screen_at_any_table_size(
+    visitors: Visitors, live_server: LiveServer, mailbox: Mailbox, viewport: dict[str, int],
+    seats: int,
+) -> None:
+    tab = await visitors.new(viewport=viewport)
+    await signed_in(tab, mailbox, "Tess")
+    await create_table_with_bots(tab.page, name=f"Tess at {seats}", seats=seats,
+                                 bots=seats - 1)
+    await sit(tab.page, buy_in=1_000)
+    await our_turn(tab.page)
+    assert await layout_problems(tab.page) == []

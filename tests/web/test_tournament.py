@@ -128,6 +128,21 @@ async def test_a_player_registers_for_a_sit_and_go_plays_it_out_and_sees_the_pri
     else:
         raise AssertionError(f"the tournament did not end within {MAX_DECISIONS} decisions")
 
+    # The moment: the place and the prize, the balance in the header already paid, the
+    # last showdown still on the felt.
+    result = page.locator("#result-dialog")
+    await expect(result).to_be_visible()
+    await expect(result.locator("#result-title")).to_have_text("You won Browser sit & go!")
+    await expect(result).to_contain_text("1st of 3: 300 credits are on your balance.")
+    await expect(page.locator("#nav-balance")).to_have_text("10,190 credits")
+    await expect(page.locator("#result .result-line").first).to_contain_text("Ivan wins")
+    await page.screenshot(path=screenshot_path("tournament-won"))
+    await result.get_by_role("link", name="Back to the lobby").click()
+    finished = page.locator("#finished-list li", has_text="Browser sit & go")
+    await expect(finished).to_contain_text("1st Ivan (300)")
+    await finished.get_by_role("link", name="Browser sit & go").click()
+    await page.wait_for_url(re.compile(r"/tournament/"))
+
     await page.goto("/account")
     ledger = page.locator("#ledger tbody")
     await expect(ledger.locator("tr", has_text="Tournament prize")).to_contain_text("+300")

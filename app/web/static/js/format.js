@@ -77,3 +77,11 @@ export function labelColumns(table) {
   label();
   new MutationObserver(label).observe(table.tBodies[0], { childList: true });
 }
+
+const ORDINALS = new Intl.PluralRules("en-GB", { type: "ordinal" });
+const SUFFIXES = { one: "st", two: "nd", few: "rd", other: "th" };
+
+// A place as people say it: 1st, 2nd, 3rd, 4th, 11th, 22nd.
+export function ordinal(n) {
+  return `${n}${SUFFIXES[ORDINALS.select(n)]}`;
+}

@@ -3,8 +3,9 @@
 import { api } from "./api.js";
 import { canVerify, includesMySeed, verifyHand } from "./fairness.js";
 import { cardRow } from "./cards.js";
-import { chips, dateTime, el, signed } from "./format.js";
+import { chips, dateTime, el, labelColumns, signed } from "./format.js";
 import { gameOf } from "./games.js";
+import { loadNotes, noteTag } from "./notes.js";
 import { describe, handName } from "./table/log.js";
 
 function playerName(summary, seat) {
@@ -15,7 +16,13 @@ function playerName(summary, seat) {
 const PLAY_MS = 900;
 
 // Step through a hand's frames (GET /hands/{id}/replay): only what the reader could see.
-function replayer(replay, summary) {
+function publicIdOf(summary, seat) {
+  const row = summary.players.find((p) => p.seat === seat);
+  return row ? row.player.public_id : null;
+}
+
+// `notes`: your notes by public id, each player's tag shown beside their name.
+function replayer(replay, summary, notes) {
   const table = { seats: Object.fromEntries(summary.players.map((p) => [p.seat, { player: p.player }])) };
   let step = 0;
   let timer = null;
@@ -45,6 +52,7 @@ function replayer(replay, summary) {
         : null,
       el("ul", { className: "replay-seats" }, ...hand.seats.map((s) => el("li", { dataset: { seat: s.seat } },
         el("strong", {}, playerName(summary, s.seat)), " ",
+        noteTag(notes.get(publicIdOf(summary, s.seat))) || "",
         cardRow(s.cards || [], { count: gameOf(hand).cards, className: "cards-sm" }),
         ` ${chips(s.stack)}`, s.bet ? ` · bet ${chips(s.bet)}` : "",
         ["folded", "mucked"].includes(s.status) ? ` · ${s.status}` : ""))),
@@ -76,9 +84,9 @@ function replayer(replay, summary) {
     caption, stage);
 }
 
-export function handDetail(detail, phh, replay) {
+export function handDetail(detail, phh, replay, notes = new Map()) {
   const summary = detail.summary;
-  const players = el("table", { className: "data" },
+  const players = el("table", { className: "data rows-as-cards" },
     el("thead", {}, el("tr", {}, el("th", {}, "Seat"), el("th", {}, "Player"), el("th", {}, "Cards"),
       el("th", { className: "num" }, "Start"), el("th", { className: "num" }, "End"), el("th", { className: "num" }, "Net"))),
     el("tbody", {}, ...summary.players.map((p) => el("tr", {},
@@ -88,6 +96,7 @@ export function handDetail(detail, phh, replay) {
       el("td", { className: "num" }, chips(p.starting_stack)),
       el("td", { className: "num" }, chips(p.final_stack)),
       el("td", { className: `num ${p.net >= 0 ? "plus" : "minus"}` }, signed(p.net))))));
+  labelColumns(players);  // on a phone each player is a card: no column cut off
   // A hand run twice: its second board, and each pot settled in halves, one per board.
   const twice = Boolean(summary.boards && summary.boards.length > 1);
   const pots = el("ul", { className: "pot-list" }, ...summary.pots.map((pot) => el("li", {},
@@ -101,7 +110,7 @@ export function handDetail(detail, phh, replay) {
     twice ? el("div", { className: "detail-board" }, el("strong", {}, "Second board "), cardRow(summary.boards[1], { className: "cards-sm" })) : null,
     el("div", { className: "table-scroll" }, players),
     pots,
-    replay ? replayer(replay, summary) : null,
+    replay ? replayer(replay, summary, notes) : null,
     fairnessPanel(summary.fairness, phh, detail.id),
     phh ? el("details", { className: "phh" }, el("summary", {}, "Hand history (PHH)"), el("pre", {}, phh)) : null);
 }
@@ -138,12 +147,13 @@ function fairnessPanel(fairness, phh, handId) {
 
 // Fetch and show one hand in `dialog`; `prefix` is "/hands" or "/admin/hands".
 export async function showHand(dialog, prefix, id) {
-  const [detail, phh, replay] = await Promise.all([
+  const [detail, phh, replay, notes] = await Promise.all([
     api("GET", `${prefix}/${id}`),
     fetch(`${prefix}/${id}.phh`, { credentials: "same-origin" }).then((r) => (r.ok ? r.text() : null)),
     api("GET", `/hands/${id}/replay`).catch(() => null),
+    loadNotes(),
   ]);
   dialog.querySelector("h2").textContent = `Hand #${detail.number}`;
-  dialog.querySelector("[data-detail]").replaceChildren(handDetail(detail, phh, replay));
+  dialog.querySelector("[data-detail]").replaceChildren(handDetail(detail, phh, replay, notes));
   dialog.showModal();
 }

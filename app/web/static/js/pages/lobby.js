@@ -1,6 +1,6 @@
 import { api } from "../api.js";
 import { bindForm, formValues } from "../forms.js";
-import { chips, dateTime, el, labelColumns, signed } from "../format.js";
+import { chips, dateTime, el, labelColumns, ordinal, signed } from "../format.js";
 import { gameOf } from "../games.js";
 import { showHand } from "../hands.js";
 import { inviteFor, rememberInvite } from "../mytables.js";
@@ -101,6 +101,17 @@ function tournamentRow(t) {
       href: `/tournament/${encodeURIComponent(t.id)}`, "aria-label": `Open ${t.name}` }, "Open")));
 }
 
+// The tournaments that finished last, with their winners (GET /tournaments/finished): a
+// finished tournament leaves the list above, its results stay reachable here.
+async function showFinished() {
+  const { data } = await api("GET", "/tournaments/finished?limit=5");
+  document.getElementById("finished").hidden = data.length === 0;
+  document.getElementById("finished-list").replaceChildren(...data.map((t) => el("li", {},
+    el("a", { href: `/tournament/${encodeURIComponent(t.id)}` }, t.name),
+    ` · ${gameOf(t).name} · ${dateTime(t.finished_at * 1000)} · `,
+    t.winners.map((w) => `${ordinal(w.place)} ${w.name} (${chips(w.prize)})`).join(", ") || "no prizes")));
+}
+
 function renderTournaments() {
   const sorted = [...tournaments.values()].sort((a, b) => (a.starts_at || 0) - (b.starts_at || 0) || a.name.localeCompare(b.name));
   document.querySelector("#tournaments tbody").replaceChildren(...sorted.map(tournamentRow));
@@ -195,6 +206,7 @@ function listen(socket) {
       tournaments.clear();
       for (const t of offered.tournaments) tournaments.set(t.id, t);
       renderTournaments();
+      showFinished().catch(() => {});
       errorSlot.textContent = "";
       render();
       await refreshMine(socket);
@@ -217,6 +229,7 @@ function listen(socket) {
   socket.on("lobby:tournament-removed", ({ tournament_id: id }) => {
     tournaments.delete(id);
     renderTournaments();
+    showFinished().catch(() => {});
   });
   socket.on("lobby:table-removed", ({ table_id: id }) => {
     tables.delete(id);

@@ -3,7 +3,7 @@
 import { api } from "../api.js";
 import { cardRow } from "../cards.js";
 import { bindForm } from "../forms.js";
-import { el } from "../format.js";
+import { el, labelColumns } from "../format.js";
 
 const $ = (id) => document.getElementById(id);
 const percent = (x) => `${(100 * x).toFixed(2)}%`;
@@ -13,9 +13,7 @@ function equityTable(result) {
   const how = result.exact
     ? `Exact, over ${result.boards.toLocaleString("en-US")} deals.`
     : `Monte Carlo, ${result.boards.toLocaleString("en-US")} deals; ± is one standard error.`;
-  return [
-    el("p", { className: "hint", id: "equity-how" }, how),
-    el("table", { className: "data", id: "equity-table" },
+  const table = el("table", { className: "data rows-as-cards", id: "equity-table" },
       el("thead", {}, el("tr", {}, el("th", {}, "Hand"), el("th", { className: "num" }, "Win"),
         el("th", { className: "num" }, "Tie"), el("th", { className: "num" }, "Equity"),
         el("th", { className: "num" }, "Odds against winning"))),
@@ -24,8 +22,10 @@ function equityTable(result) {
         el("td", { className: "num" }, percent(h.win)),
         el("td", { className: "num" }, percent(h.tie)),
         el("td", { className: "num" }, percent(h.equity), sampled ? ` ± ${percent(h.stderr)}` : ""),
-        el("td", { className: "num" }, h.odds || "cannot win"))))),
-  ];
+        el("td", { className: "num" }, h.odds || "cannot win")))));
+  // On a phone each hand's row shows as a card, each figure beside its name.
+  labelColumns(table);
+  return [el("p", { className: "hint", id: "equity-how" }, how), table];
 }
 
 bindForm($("equity-form"), async (values) => {

@@ -1,12 +1,14 @@
 import { api } from "../api.js";
 import { newClientSeed } from "../fairness.js";
 import { bindForm, setStatus } from "../forms.js";
-import { chips, el } from "../format.js";
+import { chips, el, ordinal } from "../format.js";
 import { gameOf } from "../games.js";
 import { currentUser, loginUrl, setBalance } from "../session.js";
 import { connect, request, showFatal, SocketMissing } from "../socket.js";
 import { ActionBar } from "../table/actions.js";
+import { TurnAlerts } from "../table/alerts.js";
 import { applyHostEvent, describeHost, emptyHosting, HostPanel } from "../table/host.js";
+import { SeatExtras } from "../table/hud.js";
 import { describe } from "../table/log.js";
 import { renderCenter, renderSeats } from "../table/render.js";
 import { applyEvent, applySnapshot, applyTurn, emptyTable, inLiveHand, mySeat } from "../table/state.js";
@@ -21,11 +23,19 @@ let socket;
 let joined = false;
 let resyncing = false;
 let unreadChat = 0;
+// Your notes at the seats, and the HUD when you turn it on.
+const extras = new SeatExtras(me, () => render());
 
 function message(text) {
   const slot = $("table-message");
   slot.textContent = text || "";
   slot.hidden = !text;
+}
+
+// Why the table closed, as a warning; a tournament table's closing needs none (the
+// tournament line and your result say it is over).
+function closedMessage() {
+  return table.config && table.config.tournament ? "" : `This table is closed: ${table.closed}`;
 }
 
 function log(text) {
@@ -106,7 +116,6 @@ function render() {
   watchTournament(config.tournament);
   renderInvite();
   $("table-name").textContent = config.name;
-  document.title = `${config.name} · holdem-server`;
   $("table-stakes").textContent = `${gameOf(config).name} · Blinds ${chips(config.small_blind)}/${chips(config.big_blind)}`
     + `${config.ante ? `, ante ${chips(config.ante)}` : ""}`
     + `${config.straddle ? `, straddle ${chips(config.straddle)}` : ""} · ${config.seats} seats`
@@ -114,12 +123,44 @@ function render() {
     + `${config.host ? ` · hosted by ${config.host.name}` : ""}`;
   $("felt").dataset.seats = config.seats;
   $("felt").dataset.cards = gameOf(config).cards;
-  renderSeats($("seats"), table, me);
+  renderSeats($("seats"), table, me, extras);
+  extras.refresh(table);
   renderCenter(table, me);
   renderTools();
   hostPanel.render(table, me);
   actionBar.update(table, table.turn, mySeat(table, me));
+  const turn = table.turn;
+  alerts.update(turn, Boolean(turn && turn.legal_actions && turn.seat === mySeat(table, me)
+    && table.hand && table.hand.id === turn.hand_id && !table.closed), config.name);
 }
+
+// The seats stand round the felt as its shape is now: a turned phone redraws them.
+window.addEventListener("resize", () => requestAnimationFrame(render));
+
+// The moment a tournament ends for you: your place, and your prize once it is paid.
+async function showResult(notice) {
+  const id = notice.tournament_id;
+  const t = await api("GET", `/tournaments/${encodeURIComponent(id)}`).catch(() => null);
+  const of = t ? ` of ${t.entrants}` : "";
+  const won = notice.kind === "tournament_finished" && notice.place === 1;
+  $("result-title").textContent = won ? `You won ${t ? t.name : "the tournament"}!`
+    : `You finished ${notice.place ? ordinal(notice.place) : ""}${of}`;
+  let text = "";
+  if (notice.kind === "tournament_finished") {
+    text = notice.prize ? `${ordinal(notice.place)}${of}: ${chips(notice.prize)} credits are on your balance.`
+      : `${ordinal(notice.place)}${of}: no prize this time.`;
+    await currentUser({ refresh: true }).catch(() => null);  // the header's balance
+  } else {
+    const prize = t && notice.place ? t.payouts[notice.place - 1] : 0;
+    text = prize ? `Your prize of ${chips(prize)} credits is paid when the tournament ends.`
+      : "Thanks for playing: the tournament goes on without you.";
+  }
+  $("result-text").textContent = text;
+  $("result-link").href = `/tournament/${encodeURIComponent(id)}`;
+  if (!$("result-dialog").open) $("result-dialog").showModal();
+}
+
+$("result-close").addEventListener("click", () => $("result-dialog").close());
 
 // Ask for what we missed; messages arriving meanwhile are dropped, the replay brings them.
 function resync() {
@@ -129,6 +170,7 @@ function resync() {
 }
 
 // Apply a seq-numbered message once, in order; a gap means we missed some: ask again.
+// Messages are shown one after another (see `show`).
 function inOrder(body, apply) {
   if (body.table_id !== tableId || !joined || table.seq === null) return;
   if (body.seq <= table.seq) return;
@@ -137,8 +179,32 @@ function inOrder(body, apply) {
     return;
   }
   table.seq = body.seq;
-  apply(body);
-  render();
+  show(body, () => {
+    apply(body);
+    render();
+  });
+}
+
+// An all-in's board arrives at once, with each street's chances; shown street by street,
+// a pause before each card dealt, so everyone sees the chances change as they would at a
+// real table. What follows waits its turn; a snapshot drops what still waits (it holds it).
+const RUNOUT_PAUSE_MS = 1000;
+let shown = Promise.resolve();
+let generation = 0;
+
+function show(body, step) {
+  const mine = generation;
+  shown = shown.then(async () => {
+    if (mine !== generation) return;
+    if (runningOut(body)) await new Promise((done) => setTimeout(done, RUNOUT_PAUSE_MS));
+    if (mine === generation) step();
+  });
+}
+
+function runningOut(body) {
+  const hand = table.hand;
+  return Boolean(body.event && body.event.type === "board_dealt" && hand
+    && Object.values(hand.seats).some((s) => s.equity !== undefined));
 }
 
 async function join(sinceSeq) {
@@ -147,7 +213,7 @@ async function join(sinceSeq) {
     if (sinceSeq !== null && sinceSeq !== undefined) payload.since_seq = sinceSeq;
     joined = true;
     await request(socket, "table:join", payload);
-    if (table.closed) message(`This table is closed: ${table.closed}`);
+    if (table.closed) message(closedMessage());
     else if (me) message("");
     else guestLinks("You are watching as a guest.");
   } catch (error) {
@@ -180,6 +246,13 @@ async function answerRunTwice(agree) {
 $("run-twice-yes").addEventListener("click", () => answerRunTwice(true));
 $("run-twice-no").addEventListener("click", () => answerRunTwice(false));
 
+const alerts = new TurnAlerts({ soundButton: $("sound-toggle"), notifyButton: $("notify-toggle") });
+$("hud-toggle").hidden = !me;
+$("hud-on").checked = extras.enabled;
+$("hud-on").addEventListener("change", () => extras.setEnabled($("hud-on").checked));
+extras.bindDialog($("note-dialog"), $("seats"));
+extras.start();
+
 const actionBar = new ActionBar((payload) => request(socket, "table:action", { table_id: tableId, ...payload }));
 const hostPanel = new HostPanel((payload) => request(socket, "table:host", { table_id: tableId, ...payload }));
 
@@ -200,6 +273,7 @@ function listen() {
   socket.on("disconnect", () => actionBar.setOnline(false));
   socket.on("table:snapshot", (snap) => {
     if (snap.table_id !== tableId) return;
+    generation += 1;
     const first = table.seq === null;
     applySnapshot(table, snap);
     table.hosting = snap.hosting || emptyHosting();
@@ -228,13 +302,20 @@ function listen() {
         $("chat-unread").hidden = false;
       }
     }
-    if (body.event.type === "table_closed") message(`This table is closed: ${body.event.reason}`);
+    if (body.event.type === "table_closed") message(closedMessage());
     // The notice "you leave when this hand ends" is done with once we have left.
     if (body.event.type === "player_left" && me && body.event.player.public_id === me.public_id) message("");
-    if (body.event.type === "hand_ended") sendClientSeed();
+    if (body.event.type === "hand_ended") {
+      sendClientSeed();
+      extras.refresh(table, true);
+    }
   }));
   socket.on("table:turn", (body) => inOrder(body, () => applyTurn(table, body)));
   socket.on("user:notice", (notice) => {
+    if (["tournament_busted", "tournament_finished"].includes(notice.kind)) {
+      if (table.config && notice.tournament_id === table.config.tournament) showResult(notice);
+      return;
+    }
     if (notice.table_id !== tableId) return;
     if (notice.kind === "cashed_out") {
       log(`You cashed out ${chips(notice.amount)}`);

@@ -13,10 +13,41 @@ const STATUS_LABELS = {
 };
 const boardShown = [0, 0];
 
-// Where display position `k` of `n` sits, as percentages of the felt; 0 is bottom centre,
-// and positions go clockwise as seen from above, like the seats at a real table.
-function spot(k, n, radius) {
-  const angle = Math.PI / 2 + (k * 2 * Math.PI) / n;
+// The angle of the point of the oval that lies `share` of the way round it (from the
+// bottom centre, clockwise), for an oval `aspect` times as tall as it is wide: points at
+// equal steps of the way, not of the angle, which would crowd the seats where the oval is
+// narrow (the top and bottom of a phone's tall table, the sides of a desktop's wide one).
+const STEPS = 720;
+const angleTables = new Map();
+
+function angleAt(share, aspect) {
+  const key = aspect.toFixed(2);
+  let table = angleTables.get(key);
+  if (!table) {
+    table = [0];
+    for (let i = 1; i <= STEPS; i += 1) {
+      const angle = Math.PI / 2 + ((i - 0.5) * 2 * Math.PI) / STEPS;
+      table.push(table[i - 1] + Math.hypot(Math.sin(angle), aspect * Math.cos(angle)));
+    }
+    angleTables.set(key, table);
+  }
+  const target = (((share % 1) + 1) % 1) * table[STEPS];
+  let low = 0;
+  let high = STEPS;
+  while (high - low > 1) {
+    const middle = (low + high) >> 1;
+    if (table[middle] <= target) low = middle;
+    else high = middle;
+  }
+  const part = (target - table[low]) / (table[high] - table[low] || 1);
+  return Math.PI / 2 + ((low + part) * 2 * Math.PI) / STEPS;
+}
+
+// Where display position `k` of `n` sits, as percentages of the felt (`aspect`: its
+// height over its width); 0 is bottom centre, and positions go clockwise as seen from
+// above, like the seats at a real table.
+function spot(k, n, radius, aspect = 1) {
+  const angle = angleAt(k / n, aspect);
   return { x: 50 + 50 * radius * Math.cos(angle), y: 50 + 50 * radius * Math.sin(angle) };
 }
 
@@ -53,12 +84,12 @@ function seatCards(inHand, game) {
   return cardRow(inHand.cards, { count: game.cards, className: `cards-sm seat-cards seat-cards-${game.cards}` });
 }
 
-function seatNode(table, me, seatNumber, k, n) {
+function seatNode(table, me, seatNumber, k, n, aspect, extras) {
   const taken = table.seats[seatNumber];
   const hand = table.hand;
   const inHand = hand ? hand.seats[seatNumber] : null;
   const mine = mySeat(table, me) === seatNumber;
-  const node = place(el("div", { className: "seat", dataset: { seat: seatNumber } }), spot(k, n, 1));
+  const node = place(el("div", { className: "seat", dataset: { seat: seatNumber } }), spot(k, n, 1, aspect));
   // A seat nobody holds is empty, even while the finished hand it played in stays shown.
   if (!taken) {
     node.classList.add("empty");
@@ -85,6 +116,7 @@ function seatNode(table, me, seatNumber, k, n) {
   // Once the hand is over what a seat won says it all ("All-in" is history by then).
   if (won) badges.push(`Won ${chips(inHand.won)}`);
   else if (STATUS_LABELS[status] && status !== "waiting_for_big_blind") badges.push(STATUS_LABELS[status]);
+  else if (inHand && inHand.lastAction && hand.phase !== "complete") badges.push(actionLabel(inHand.lastAction));
   if (inHand && taken.status === "sitting_out" && status !== "sitting_out") badges.push(STATUS_LABELS.sitting_out);
   if (!taken.connected) badges.push("Disconnected");
   if (taken.leaving) badges.push("Leaving");
@@ -98,6 +130,7 @@ function seatNode(table, me, seatNumber, k, n) {
         el("span", { className: "seat-name", title: player.name }, shortName,
           mine ? el("span", { className: "visually-hidden" }, " (you)") : ""),
         el("span", { className: "seat-stack", "aria-label": `stack ${chips(stack)}` }, chips(stack)),
+        extras ? extras.node(player) : null,
         badges.length ? el("span", { className: "seat-badges" },
           ...badges.map((text) => el("span", { className: "seat-badge" }, text))) : null),
       inHand && inHand.equity !== undefined
@@ -109,26 +142,37 @@ function seatNode(table, me, seatNumber, k, n) {
   return node;
 }
 
+// A seat's last action of the street, as it shows on the seat until the street ends.
+const ACTION_LABELS = { check: "Check", call: "Call", bet: "Bet", raise: "Raise to", all_in: "All-in" };
+
+function actionLabel({ action, total }) {
+  if (action === "check" || action === "all_in" || !total) return ACTION_LABELS[action] || action;
+  return `${ACTION_LABELS[action] || action} ${chips(total)}`;
+}
+
 function chipStack(amount, className) {
   return el("div", { className }, el("span", { className: "chip", "aria-hidden": "true" }), chips(amount));
 }
 
-export function renderSeats(container, table, me) {
+// `extras` (optional): what you keep about each player (table/hud.js SeatExtras).
+export function renderSeats(container, table, me, extras = null) {
   const n = table.config.seats;
   const anchor = mySeat(table, me) ?? 0;
+  const felt = container.parentElement;
+  const aspect = felt && felt.clientWidth ? felt.clientHeight / felt.clientWidth : 1;
   const nodes = [];
   for (let seat = 0; seat < n; seat += 1) {
     const k = (seat - anchor + n) % n;
-    nodes.push(seatNode(table, me, seat, k, n));
+    nodes.push(seatNode(table, me, seat, k, n, aspect, extras));
     const inHand = table.hand ? table.hand.seats[seat] : null;
     if (inHand && inHand.bet > 0) {
       const bet = chipStack(inHand.bet, "bet");
       bet.setAttribute("aria-label", `${nameOf(table, seat)} bets ${chips(inHand.bet)}`);
-      nodes.push(place(bet, spot(k, n, 0.6)));
+      nodes.push(place(bet, spot(k, n, 0.6, aspect)));
     }
     if (table.button === seat && (table.hand || Object.keys(table.seats).length)) {
       const button = el("div", { className: "dealer-button", title: "Dealer button", "aria-label": `${nameOf(table, seat)} has the dealer button` }, "D");
-      nodes.push(place(button, spot(k + 0.32, n, 0.74)));
+      nodes.push(place(button, spot(k + 0.32, n, 0.74, aspect)));
     }
   }
   container.replaceChildren(...nodes);
@@ -184,12 +228,19 @@ export function renderCenter(table, me) {
   renderMyCards(table, me, winners);
 }
 
+// What the hand's end says; a table that closed keeps its last result in view, the
+// closing said after it (a sit & go's last showdown is the moment it was won).
 function resultLines(table) {
-  if (table.closed) return [el("p", { className: "result-line" }, `Table closed: ${table.closed}`)];
+  const lines = handResultLines(table);
+  if (table.closed) lines.push(el("p", { className: "result-line" }, `Table closed: ${table.closed}`));
+  return lines;
+}
+
+function handResultLines(table) {
   if (table.voided) return [el("p", { className: "result-line" }, `Hand cancelled: ${table.voided}`)];
   const hand = table.hand;
   if (!hand || !hand.awards.length) {
-    if (!hand && Object.keys(table.seats).length < 2) return [el("p", { className: "result-line muted" }, "Waiting for players…")];
+    if (!hand && !table.closed && Object.keys(table.seats).length < 2) return [el("p", { className: "result-line muted" }, "Waiting for players…")];
     return [];
   }
   const two = twice(table);

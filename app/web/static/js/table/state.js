@@ -15,7 +15,8 @@ function handFromView(handId, view) {
   const seats = {};
   for (const s of view.seats) {
     seats[s.seat] = { stack: s.stack, bet: s.bet, street: s.bet, status: s.status,
-      cards: s.cards, shown: s.shown, dealt: true, won: s.won || 0 };
+      cards: s.cards, shown: s.shown, dealt: true, won: s.won || 0,
+      lastAction: s.last_action || null };
   }
   return {
     id: handId, number: null, phase: view.phase, board: [...view.board], seats,
@@ -56,9 +57,13 @@ export function inLiveHand(table, me) {
   return Boolean(mine && !["folded", "mucked"].includes(mine.status));
 }
 
+// Who sits at `seat`, or who sat there in the hand on the felt (a player who left since
+// is still named in its result).
 export function nameOf(table, seat) {
   const taken = table.seats[seat];
-  return taken ? taken.player.name : `Seat ${Number(seat) + 1}`;
+  if (taken) return taken.player.name;
+  const left = table.hand && table.hand.leftNames ? table.hand.leftNames[seat] : undefined;
+  return left || `Seat ${Number(seat) + 1}`;
 }
 
 // Chips collected by the streets already played (and dead antes): the middle of the table.
@@ -89,6 +94,7 @@ function closeStreet(hand) {
   for (const s of Object.values(hand.seats)) {
     s.bet = 0;
     s.street = 0;
+    s.lastAction = null;
   }
   hand.level = 0;
 }
@@ -139,6 +145,7 @@ const HAND_EVENTS = {
   },
   player_acted(hand, e) {
     const s = hand.seats[e.seat];
+    s.lastAction = { action: e.action, total: e.total };
     if (e.action === "fold") {
       s.status = "folded";
       for (const pot of hand.pots) pot.seats = pot.seats.filter((seat) => seat !== e.seat);
@@ -229,6 +236,9 @@ const TABLE_EVENTS = {
     if (me && e.player.public_id === me.public_id) table.you = { ...(table.you || {}), seat: e.seat };
   },
   player_left(table, e, me) {
+    if (table.hand && table.hand.seats[e.seat]) {
+      table.hand.leftNames = { ...table.hand.leftNames, [e.seat]: e.player.name };
+    }
     delete table.seats[e.seat];
     if (me && e.player.public_id === me.public_id && table.you) table.you.seat = null;
   },

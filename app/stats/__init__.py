@@ -1,0 +1,1 @@
+"""Player statistics from the hands a viewer saw, and private notes about players."""
