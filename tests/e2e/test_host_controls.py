@@ -331,3 +331,40 @@ async def test_an_away_player_who_sits_in_again_is_no_longer_away(
     snapshot = await watcher.wait_for("table:snapshot", lambda s: s["table_id"] == table.id)
     assert snapshot["hosting"]["away"] == []
     assert {s["seat"] for s in snapshot["seats"]} == {0, 1, 2}
+
+
+async def test_a_night_the_host_pauses_removes_and_raises_the_blinds_settles_to_the_chip(
+    server: LiveServer, players: Accounts, connect: Any, http: httpx.AsyncClient
+) -> None:
+    server.decks.stack_seats({0: "AsAh", 1: "KsKh", 2: "QsQh"}, "2c3d4h9s8c")
+    table = await seat_players(players, connect, [500, 500, 500])
+    owner = table.seats[0]
+    await owner.wait_for("table:event", is_event("hand_started", table.id))
+    await owner.ok("table:host", host(table.id, "pause", "last hand at these stakes"))
+    await owner.ok("table:host", host(table.id, "stakes", "level two", small_blind=10,
+                                      big_blind=20, ante=0))
+    first = await table.act("all_in")
+    second = await table.act("call")
+    third = await table.act("fold")
+    await table.hand_ended()
+    assert first["seat"] != third["seat"] != second["seat"]
+    folded = third["seat"]
+    removed = await owner.call("table:host", host(table.id, "remove", "time to go",
+                                                  seat=folded))
+    assert removed["ok"], removed
+    left = await owner.wait_for("table:event", lambda d: d["table_id"] == table.id
+                                and d["event"]["type"] == "player_left"
+                                and d["event"]["seat"] == folded)
+    stays = await owner.ok("table:leave", {"table_id": table.id})
+    assert stays["cashed_out"] + left["event"]["stack"] == 1500
+    ledger = await http.get(f"/tables/{table.id}/ledger", headers=table.players[0].headers)
+    assert ledger.status_code == 200, ledger.text
+    body = ledger.json()
+    assert body["open"] is True and all(line["at_table"] == 0 for line in body["lines"])
+    assert sum(line["net"] for line in body["lines"]) == 0
+    assert sum(t["amount"] for t in body["transfers"]) == sum(
+        line["net"] for line in body["lines"] if line["net"] > 0)
+    # Everyone started with the same credits: each balance is that plus their net.
+    nets = {line["public_id"]: line["net"] for line in body["lines"]}
+    started = {await server.balance(p.id) - nets[p.public_id] for p in table.players.values()}
+    assert len(started) == 1
