@@ -249,6 +249,9 @@ REQUEST_EXAMPLES: dict[str, dict[str, Any]] = {
     "table:seed": {"table_id": TABLE, "seed": "k3J9x-Qp2_Lw7Rz0"},
     "table:action": {"table_id": TABLE, "hand_id": HAND, "type": "raise", "amount": 30},
     "table:run-it-twice": {"table_id": TABLE, "hand_id": HAND, "agree": True},
+    "table:host": {"table_id": TABLE, "reason": "the blinds go up at ten",
+                   "control": {"action": "stakes", "small_blind": 10, "big_blind": 20,
+                               "ante": 0}},
 }
 
 ACKS: dict[str, dict[str, Any]] = {
@@ -277,6 +280,7 @@ ACKS: dict[str, dict[str, Any]] = {
     "table:action": {"ok": False, "error": {
         "code": "bet_too_small", "message": "expected at least 40, got 30", "min": 40}},
     "table:run-it-twice": {"ok": True, "table_id": TABLE, "hand_id": HAND, "seq": 63},
+    "table:host": {"ok": True, "table_id": TABLE, "action": "stakes", "seq": 64},
 }
 
 ACK_FIELDS: dict[str, str] = {
@@ -318,6 +322,21 @@ ACK_FIELDS: dict[str, str] = {
                     "refusal:",
     "table:run-it-twice": "`hand_id` and the table's `seq` after your answer; refused "
                           "(`wrong_phase`, `not_asked`) when nobody is asking you.",
+    "table:host": "the `action` applied and the `seq` of its `host_control` event; "
+                  "`not_host` unless you host the table (or are an admin). The controls "
+                  "(`control.action`): `pause` and `resume` (a pause asked during a hand "
+                  "takes effect when it ends: no new hand is dealt), `approval` with "
+                  "`required` (a private table only: every `table:sit` of another player "
+                  "becomes a request, acked with `requested: true` and announced as "
+                  "`seat_requested`), `approve` and `refuse` with the asker's `player` "
+                  "public id (approved: they buy in and sit as with `table:sit`; refused: "
+                  "a `user:notice` `seat_refused` tells them), `remove` with a `seat` (the "
+                  "player stands up and is cashed out, at the end of the hand they are "
+                  "in), `away` with a `seat` and `seconds` (the player sits out and keeps "
+                  "the seat that long, then stands up unless back), `stakes` with "
+                  "`small_blind`, `big_blind` and `ante` (from the next hand), `clock` "
+                  "with `action_seconds` (from the next decision), and `hand_over` with "
+                  "the `player` public id of someone seated here, who hosts from then on.",
 }
 
 TURN: dict[str, Any] = {
@@ -432,6 +451,12 @@ TABLE_EVENT_TYPES: dict[str, str] = {
     "chat": "A chat line.",
     "waiting_list": "The waiting list's length changed.",
     "table_closed": "The table closed; everyone was cashed out.",
+    "host_control": "The host applied a control (`table:host`): its `action`, the "
+                    "`reason`, who applied it (`by`), when (`at`), the `hand_number` of "
+                    "the last hand dealt, and the control's details.",
+    "seat_requested": "At a table where the host approves seats: someone asks for a seat.",
+    "seat_request_closed": "A seat request was refused (or approval was turned off).",
+    "away_ended": "The time the host kept an away player's seat ran out: they stand up.",
 }
 
 EVENT_EXAMPLES: dict[str, dict[str, Any]] = {
@@ -480,6 +505,14 @@ EVENT_EXAMPLES: dict[str, dict[str, Any]] = {
     "chat": {"type": "chat", "player": ALICE, "text": "nice hand", "at": 1795323601.5},
     "waiting_list": {"type": "waiting_list", "count": 2},
     "table_closed": {"type": "table_closed", "reason": "closed by an admin"},
+    "host_control": {"type": "host_control", "action": "stakes",
+                     "reason": "the blinds go up at ten", "by": ALICE, "at": 1795323601.5,
+                     "hand_number": 41,
+                     "stakes": {"small_blind": 10, "big_blind": 20, "ante": 0}},
+    "seat_requested": {"type": "seat_requested", "player": BOB, "seat": 3, "buy_in": 500,
+                       "at": 1795323601.5},
+    "seat_request_closed": {"type": "seat_request_closed", "player": BOB},
+    "away_ended": {"type": "away_ended", "seat": 4},
 }
 
 HAND_VIEW = """

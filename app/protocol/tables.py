@@ -38,6 +38,7 @@ REQUESTS = (
     Request("table:seed", s.TableSeed),
     Request("table:action", s.TableAction),
     Request("table:run-it-twice", s.TableRunItTwice),
+    Request("table:host", s.TableHost),
 )
 
 SERVER_EVENTS: tuple[tuple[str, type[BaseModel]], ...] = (
@@ -87,7 +88,7 @@ ERROR_CLASSES: tuple[type[HoldemError], ...] = (
     table_errors.TableInUse, table_errors.HouseCapReached,
     host_errors.TablesElsewhere, table_errors.TableMoved, ServiceUnavailable,
     table_errors.InternalError,
-    table_errors.TournamentSeat,
+    table_errors.TournamentSeat, table_errors.NotHost, table_errors.NoSuchRequest,
 )
 
 TABLES = ProtocolPart(

@@ -189,6 +189,100 @@ class TableSeed(TableRef):
                                description="1 to 64 characters from A-Z a-z 0-9 _ -")]
 
 
+Reason = Annotated[str, Field(min_length=1, max_length=200), bounded(200)]
+PublicId = Annotated[str, Field(min_length=1, max_length=64, description="A player's public id")]
+
+
+class HostPause(Request):
+    """Deal no new hand until resumed; a hand in play is played to its end."""
+
+    action: Literal["pause"]
+
+
+class HostResume(Request):
+    """Deal again after a pause."""
+
+    action: Literal["resume"]
+
+
+class HostApproval(Request):
+    """At a private table: make every ``table:sit`` of others a request to the host
+    (``required: false`` stops it and refuses the requests waiting)."""
+
+    action: Literal["approval"]
+    required: bool
+
+
+class HostApprove(Request):
+    """Seat the person who asked (they buy in as with ``table:sit``)."""
+
+    action: Literal["approve"]
+    player: PublicId
+
+
+class HostRefuse(Request):
+    """Turn a seat request down; the person gets a ``seat_refused`` notice."""
+
+    action: Literal["refuse"]
+    player: PublicId
+
+
+class HostRemove(Request):
+    """Stand the player in ``seat`` up (at the end of the hand they are in) and cash
+    them out."""
+
+    action: Literal["remove"]
+    seat: Annotated[int, Field(ge=0, le=9)]
+
+
+class HostAway(Request):
+    """Sit the player in ``seat`` out and keep the seat for ``seconds``, then stand them
+    up unless they sat in again."""
+
+    action: Literal["away"]
+    seat: Annotated[int, Field(ge=0, le=9)]
+    seconds: float = Field(gt=0, le=4 * 3600)
+
+
+class HostStakes(Request):
+    """New blinds and ante from the next hand."""
+
+    action: Literal["stakes"]
+    small_blind: Chips
+    big_blind: Chips
+    ante: Annotated[int, Field(ge=0, le=10**12)] = 0
+
+
+class HostClock(Request):
+    """A new time to act per decision, from the next decision."""
+
+    action: Literal["clock"]
+    action_seconds: float = Field(gt=0, le=300)
+
+
+class HostHandOver(Request):
+    """Make the person seated at the table with this public id its host."""
+
+    action: Literal["hand_over"]
+    player: PublicId
+
+
+HostControl = Annotated[
+    HostPause | HostResume | HostApproval | HostApprove | HostRefuse | HostRemove | HostAway
+    | HostStakes | HostClock | HostHandOver,
+    Field(discriminator="action"),
+]
+
+
+class TableHost(TableRef):
+    """``table:host``: one of the host's controls, with the reason everyone is shown. Only
+    the table's host (or an admin) may use it; each applied control is a ``host_control``
+    table event and a line of the table's host log."""
+
+    control: HostControl
+    reason: Reason
+
+
 # --- acks ----------------------------------------------------------------------
 
 
@@ -322,7 +416,8 @@ class TableEvent(Message):
     ``hand_voided``) or a table event (``player_sat``, ``player_left``,
     ``player_leaving``, ``player_sat_out``, ``player_sat_in``, ``player_timed_out``,
     ``player_connection``, ``stack_changed``, ``chat``, ``waiting_list``,
-    ``table_closed``).
+    ``table_closed``, and the host's ``host_control``, ``seat_requested``,
+    ``seat_request_closed``, ``away_ended``).
     """
 
     table_id: str
@@ -375,6 +470,11 @@ class Snapshot(Message):
         description="Your seat, time bank and waiting-list place, when you have any"
     )
     fairness: FairnessPublic
+    hosting: dict[str, Any] | None = Field(
+        None, description="What the host has set: `paused`, `approval` (seats wait for the "
+        "host), `requests` (seat requests waiting: {player, seat, buy_in, at}), `away` "
+        "({seat, until}: seats kept for away players until a Unix time) and `log` (the last "
+        "50 host controls, as in `host_control` events)")
 
 
 class Notice(Message):
@@ -395,7 +495,8 @@ class Notice(Message):
                     "tells it), tournament_deal (with tournament_id, offer, agreed, needed "
                     "and expires_at: an ICM deal is put to you, agree with "
                     "tournament:deal), tournament_finished (with tournament_id, place and "
-                    "prize)"
+                    "prize), seat_refused (with reason: the host of a private table "
+                    "turned your seat request down)"
     )
     table_id: str | None = Field(description="The table concerned (null for session_ended)")
     model_config = ConfigDict(extra="allow")

@@ -24,7 +24,7 @@ from app.realtime import hands_elsewhere
 from app.realtime.cluster import Cluster
 from app.realtime.connections import Connections, SocketAudience
 from app.realtime.dispatch import Dispatcher
-from app.realtime.handlers import connection, lobby, play, seats
+from app.realtime.handlers import connection, controls, lobby, play, seats
 from app.realtime.hosting import TableHost
 from app.realtime.leases import Leases, new_process_id
 from app.realtime.lobby import Lobby
@@ -70,7 +70,7 @@ def install(
                         limiter)
     metrics.watch(tables=lambda: len(host.tables), connections=lambda: len(connections),
                   players=lambda: sum(len(t.state.humans()) for t in host.tables.values()))
-    for family in (connection, lobby, seats, play):
+    for family in (connection, lobby, seats, play, controls):
         family.register(realtime)
     if settings.redis_url:
         audience.cluster = _join_cluster(realtime, settings.redis_url)

@@ -185,6 +185,7 @@ class TableCore:
         to the house; nothing at a tournament table, whose chips are no credits). Only for
         use inside a :meth:`move_chips` change."""
         del self.state.players[player.seat]
+        self.state.desk.away.pop(player.seat, None)
         self.event({"type": "player_left", "seat": player.seat,
                     "player": player.person.public(player.bot), "stack": player.stack})
         if self.state.config.tournament is not None:

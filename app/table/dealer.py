@@ -95,7 +95,7 @@ class Dealer:
     def schedule_start(self) -> None:
         """Deal the next hand after the start delay, when two players are ready."""
         mailbox = self.core.mailbox
-        if self.core.draining:
+        if self.core.draining or self.state.desk.paused:
             return
         if self.state.current is None and self._plan() is not None and not mailbox.has("start"):
             mailbox.later("start", self.core.settings.hand_start_delay_seconds,
@@ -120,7 +120,7 @@ class Dealer:
         return all(self.state.players[s].is_bot for s in plan.dealt_in)
 
     async def _start_hand(self) -> None:
-        if self.state.current is not None or self.core.draining:
+        if self.state.current is not None or self.core.draining or self.state.desk.paused:
             return
         tournament = self.tournament
         if tournament is None:
@@ -550,7 +550,8 @@ class Dealer:
             player.paid_out = 0
         record = finished_hand(self.core.id, current, self.state.players,
                                house_bots=self.tournament is None,
-                               all_in=self._all_in.pop(current.id, None))
+                               all_in=self._all_in.pop(current.id, None),
+                               notes=self.state.desk.notes_of(current.number))
         self.state.current = None
         self.state.note_hand(self.core.now(), record.pot)
         return record

@@ -128,3 +128,17 @@ class TournamentSeat(HoldemError):
 
     code = "tournament_seat"
     status = 409
+
+
+class NotHost(HoldemError):
+    """Only the table's host (or an admin) may use the host's controls."""
+
+    code = "not_host"
+    status = 403
+
+
+class NoSuchRequest(HoldemError):
+    """Nobody with that id asks the host for a seat at this table."""
+
+    code = "no_such_request"
+    status = 404

@@ -7,7 +7,7 @@ before a hand history is handed to them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Set
+from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
 from app.poker.allin import RunoutEquity
@@ -54,12 +54,14 @@ def house_shares(nets: Mapping[int, int], bots: Set[int]) -> dict[int, int]:
 
 def finished_hand(
     table_id: str, current: HandInPlay, players: Mapping[int, Player], *,
-    house_bots: bool = True, all_in: RunoutEquity | None = None,
+    house_bots: bool = True, all_in: RunoutEquity | None = None, notes: Sequence[str] = (),
 ) -> FinishedHand:
     """Everything stored about a hand that just completed (``house_bots``: the bots play
     with the house's credits, so what people won from them is recorded; not at a
     tournament table, where chips are not credits; ``all_in``: the hand's first all-in
-    equity, from which each person's all-in adjusted result is recorded)."""
+    equity, from which each person's all-in adjusted result is recorded). ``notes``: the
+    host's controls applied since the hand before, kept in its summary and as PHH's
+    ``_host_notes``."""
     hand = current.hand
     rows: list[dict[str, Any]] = []
     results: list[tuple[int, int, int]] = []
@@ -86,6 +88,8 @@ def finished_hand(
         "boards": [[str(c) for c in board] for board in hand.boards()],
         "fairness": current.proof.to_dict() if current.proof else None,
     }
+    if notes:
+        summary["host_notes"] = list(notes)
     from_house: tuple[tuple[int, int], ...] = ()
     bots = {s.number for s in hand.seats if players[s.number].is_bot}
     if house_bots and bots:
@@ -100,6 +104,8 @@ def finished_hand(
     fields: dict[str, Any] = {"hand": current.number}
     if current.proof is not None:
         fields.update(phh_fields(current.proof))
+    if notes:
+        fields["_host_notes"] = list(notes)
     return FinishedHand(
         id=current.id, number=current.number, pot=pot,
         phh=to_phh(hand, players=names, fields=fields),

@@ -78,7 +78,7 @@ def snapshot(table: Seen, dealer: HandViews, user_id: int | None) -> dict[str, A
         "hand_id": current.id if current else None,
         "hand": dealer.hand_view(player.seat if player else None),
         "turn": dealer.turn_for(user_id), "chat": list(state.chat),
-        "waiting": len(state.waiting),
+        "waiting": len(state.waiting), "hosting": state.desk.public(),
         "you": _you(table, user_id) if user_id is not None else None,
         "fairness": {
             "commitment": current.proof.commitment if current and current.proof else None,

@@ -20,6 +20,7 @@ from app.poker.engine import Hand
 from app.poker.fairness import FairnessProof, commitment, new_server_seed
 from app.poker.state import Game, Stakes
 from app.poker.tendencies import Tendencies, observe
+from app.table.host_desk import HostDesk
 
 CHAT_KEPT = 50
 RECENT_HANDS_SECONDS = 3_600.0
@@ -243,14 +244,21 @@ class TableState:
     bots_seated: int = 0
     # Public counts about each player seated here, by public id, for the bots to read.
     reads: dict[str, Tendencies] = field(default_factory=dict)
+    desk: HostDesk = field(default_factory=HostDesk)
     _config_dict: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     @property
     def config_dict(self) -> dict[str, Any]:
-        """``config.to_dict()``, computed once (the settings never change)."""
+        """``config.to_dict()``, computed once (until the host changes a setting:
+        :meth:`reconfigure`)."""
         if self._config_dict is None:
             self._config_dict = self.config.to_dict()
         return self._config_dict
+
+    def reconfigure(self, config: TableConfig) -> None:
+        """Change the table's settings (the hand in play keeps the stakes it started with)."""
+        self.config = config
+        self._config_dict = None
     next_server_seed: str = field(default_factory=new_server_seed)
 
     # ---- who sits where ----------------------------------------------------
@@ -364,7 +372,7 @@ class TableState:
             ),
             "recent": [list(r) for r in self.recent], "bots_seated": self.bots_seated,
             "reads": {key: counts.to_dict() for key, counts in self.reads.items()},
-            "next_server_seed": self.next_server_seed,
+            "next_server_seed": self.next_server_seed, "desk": self.desk.to_dict(),
         }
 
     @classmethod
@@ -387,4 +395,5 @@ class TableState:
             reads={key: Tendencies.from_dict(counts)
                    for key, counts in (data.get("reads") or {}).items()},
             next_server_seed=data.get("next_server_seed") or new_server_seed(),
+            desk=HostDesk.from_dict(data.get("desk")),
         )

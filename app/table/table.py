@@ -54,6 +54,7 @@ from app.table.errors import (
     TableInUse,
     TournamentSeat,
 )
+from app.table.host import HostControls
 from app.table.state import Player, Successor, TableState, Viewer
 from app.table.store import Movement, Transfer, within_seated_limit
 from app.table.waiting import WaitingList
@@ -90,6 +91,8 @@ class Table:
         self.waiting = WaitingList(self.core)
         self.bots = BotSeats(self.core)
         self.dealer = Dealer(self.core, waiting=self.waiting, bots=self.bots)
+        self.hosting = HostControls(self.core, dealer=self.dealer, seat=self.seat,
+                                    remove=self.remove_user)
         self.core.rearm = self._rearm
         self.core.reload = self._reload
 
@@ -177,10 +180,12 @@ class Table:
         await self.dealer.after_seats_changed()
         # A restored hand in play: its player to act gets a fresh clock.
         self.dealer.rearm()
+        self.hosting.rearm()
 
     def _rearm(self) -> None:
         self.waiting.rearm()
         self.dealer.rearm()
+        self.hosting.rearm()
 
     async def _reload(self, stored: dict[str, Any]) -> None:
         """Go on from ``stored``, the table as the database holds it, which this table did
@@ -321,21 +326,28 @@ class Table:
         self._check_invite(viewer, invite_code)
         self._refuse_at_tournament("take a seat")
         self._check_seat(viewer, seat, buy_in)
-        await self.bots.check_cap(viewer.user_id)
-        occupant = self.state.players.get(seat)
         watching = sid in self.core.watchers
         if not watching:
             self._watch(sid, viewer)
             self.core.out.to_session(sid, "table:snapshot",
                                      projection.snapshot(self.core, self.dealer,
                                                          viewer.user_id))
+        if self.hosting.needs_approval(viewer):
+            return self.hosting.request_seat(viewer, seat, buy_in)
         try:
-            balances = await self.core.move_chips(
-                lambda: self._take_seat(viewer, seat, buy_in))
+            return await self.seat(viewer, seat, buy_in)
         except Exception:
             if not watching:
                 await self.unwatch(sid)
             raise
+
+    async def seat(self, viewer: Viewer, seat: int, buy_in: int) -> dict[str, Any]:
+        """Seat ``viewer`` (who may sit here), buying in from their balance (the ack of
+        ``table:sit``)."""
+        self._check_seat(viewer, seat, buy_in)
+        await self.bots.check_cap(viewer.user_id)
+        occupant = self.state.players.get(seat)
+        balances = await self.core.move_chips(lambda: self._take_seat(viewer, seat, buy_in))
         self.waiting.drop(viewer.user_id)
         self.dealer.schedule_start()
         return {"table_id": self.id, "seat": seat, "buy_in": buy_in,
@@ -423,6 +435,8 @@ class Table:
             player.sat_out_at = None
             player.timeouts = 0
             self.core.mailbox.cancel(f"sit-out:{player.seat}")
+            if self.state.desk.away.pop(player.seat, None) is not None:
+                self.core.mailbox.cancel(f"away:{player.seat}")
             self.core.touch()
             self.core.event({"type": "player_sat_in", "seat": player.seat})
             self.dealer.schedule_start()

@@ -7,6 +7,7 @@ import { currentUser, loginUrl, setBalance } from "../session.js";
 import { connect, request, showFatal, SocketMissing } from "../socket.js";
 import { ActionBar } from "../table/actions.js";
 import { TurnAlerts } from "../table/alerts.js";
+import { applyHostEvent, describeHost, emptyHosting, HostPanel } from "../table/host.js";
 import { SeatExtras } from "../table/hud.js";
 import { describe } from "../table/log.js";
 import { renderCenter, renderSeats } from "../table/render.js";
@@ -126,6 +127,7 @@ function render() {
   extras.refresh(table);
   renderCenter(table, me);
   renderTools();
+  hostPanel.render(table, me);
   actionBar.update(table, table.turn, mySeat(table, me));
   const turn = table.turn;
   alerts.update(turn, Boolean(turn && turn.legal_actions && turn.seat === mySeat(table, me)
@@ -252,6 +254,7 @@ extras.bindDialog($("note-dialog"), $("seats"));
 extras.start();
 
 const actionBar = new ActionBar((payload) => request(socket, "table:action", { table_id: tableId, ...payload }));
+const hostPanel = new HostPanel((payload) => request(socket, "table:host", { table_id: tableId, ...payload }));
 
 function joinedText(first) {
   if (!first) return "Back in sync with the table.";
@@ -273,6 +276,7 @@ function listen() {
     generation += 1;
     const first = table.seq === null;
     applySnapshot(table, snap);
+    table.hosting = snap.hosting || emptyHosting();
     joined = true;
     log(joinedText(first));
     renderChat();
@@ -286,8 +290,10 @@ function listen() {
   });
   socket.on("table:event", (body) => inOrder(body, () => {
     const seat = mySeat(table, me);
-    if (!(body.event.type === "player_connection" && body.event.seat === seat)) log(describe(table, body, me, seat));
-    applyEvent(table, body, me);
+    const hostLine = describeHost(table, body.event);
+    if (hostLine !== undefined) log(hostLine);
+    else if (!(body.event.type === "player_connection" && body.event.seat === seat)) log(describe(table, body, me, seat));
+    if (!applyHostEvent(table, body.event)) applyEvent(table, body, me);
     if (body.event.type === "chat") {
       renderChat();
       if ($("panel-chat").hidden) {
@@ -319,6 +325,8 @@ function listen() {
       openSit(notice.seat);
     } else if (notice.kind === "seat_offer_expired") {
       message("The seat offer ran out.");
+    } else if (notice.kind === "seat_refused") {
+      message(`The host turned your seat request down: ${notice.reason}`);
     } else if (notice.kind === "sat_out") {
       message("You were sat out. Press “Sit in” to be dealt in again.");
     }
@@ -353,6 +361,11 @@ function openSit(seat) {
 bindForm(sitForm, async (values) => {
   const ack = await request(socket, "table:sit", { table_id: tableId, seat: Number(values.seat),
     buy_in: Number(values.buy_in), invite_code: invite });
+  if (ack.requested) {
+    sitDialog.close();
+    message("Your request is with the host: you sit down once they approve it.");
+    return;
+  }
   if (!ack.pending) table.you = { ...(table.you || {}), seat: ack.seat, waiting_position: null };
   setBalance(ack.balance);
   me.balance = ack.balance;

@@ -6,6 +6,7 @@ import { chips, el } from "../format.js";
 import { gameOf } from "../games.js";
 import { currentUser, setBalance } from "../session.js";
 import { connect, request, showFatal, SocketMissing } from "../socket.js";
+import { showTournamentLedger } from "../tournament-ledger.js";
 
 const $ = (id) => document.getElementById(id);
 const tournamentId = $("tournament-page").dataset.tournamentId;
@@ -136,6 +137,7 @@ async function refresh() {
   renderStructure(latest);
   renderSide(latest);
   if (latest.status === "finished" || latest.status === "cancelled") over = true;
+  if (user) await showTournamentLedger(tournamentId);
 }
 
 function showOffer(deal) {

@@ -1,0 +1,21 @@
+"""The host's controls of a table: ``table:host`` (see :mod:`app.table.host`)."""
+
+from __future__ import annotations
+
+from app.realtime import schemas as s
+from app.realtime.dispatch import Result
+from app.realtime.server import Realtime
+from app.table.state import Viewer
+
+
+def register(realtime: Realtime) -> None:
+    """Handle ``table:host``."""
+    on, host = realtime.dispatcher.on, realtime.host
+
+    @on("table:host", s.TableHost, table=True)
+    async def control(sid: str, viewer: Viewer, data: s.TableHost) -> Result:
+        table = host.get(data.table_id)
+        args = data.control.model_dump(exclude={"action"})
+        result: Result = await table.ask(table.hosting.apply, viewer, data.control.action,
+                                         data.reason, args)
+        return result
