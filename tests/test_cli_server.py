@@ -84,12 +84,17 @@ def wait_for_health(process: subprocess.Popen[str], url: str) -> httpx.Response:
     raise AssertionError(f"the server did not answer (exit status {process.poll()})")
 
 
+def serve(tmp_path: Path, database_url: str, port: int) -> subprocess.Popen[str]:
+    """``holdem serve`` on ``port`` of loopback, started (not yet answering)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "serve", "--port", str(port)], cwd=tmp_path,
+        env=holdem_env(tmp_path, DATABASE_URL=database_url), text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+
 def test_serve_migrates_a_fresh_database_in_development(tmp_path: Path, fresh_sqlite: str):
     port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "serve", "--port", str(port)], cwd=tmp_path,
-        env=holdem_env(tmp_path, DATABASE_URL=fresh_sqlite), text=True,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    process = serve(tmp_path, fresh_sqlite, port)
     try:
         health = wait_for_health(process, f"http://127.0.0.1:{port}")
         assert health.status_code == 200, health.text
@@ -140,10 +145,7 @@ def _mailed_link(outbox: Path) -> str:
 def serving(tmp_path: Path, database_url: str) -> Iterator[str]:
     """``holdem serve`` on a free port of loopback, answering; its URL."""
     port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "serve", "--port", str(port)], cwd=tmp_path,
-        env=holdem_env(tmp_path, DATABASE_URL=database_url), text=True,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    process = serve(tmp_path, database_url, port)
     try:
         url = f"http://127.0.0.1:{port}"
         assert wait_for_health(process, url).status_code == 200
@@ -180,10 +182,7 @@ def _is_worker(pid: int) -> bool:
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
 def test_the_worker_of_a_killed_server_leaves_with_it(tmp_path: Path, fresh_sqlite: str):
     port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "serve", "--port", str(port)], cwd=tmp_path,
-        env=holdem_env(tmp_path, DATABASE_URL=fresh_sqlite), text=True,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    process = serve(tmp_path, fresh_sqlite, port)
     try:
         assert wait_for_health(process, f"http://127.0.0.1:{port}").status_code == 200
         deadline = time.monotonic() + START_SECONDS

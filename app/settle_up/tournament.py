@@ -25,10 +25,10 @@ from app.settle_up.schemas import (
     TournamentLinePublic,
     TransferPublic,
 )
+from app.settle_up.service import HOUSE_NAME
 from app.settle_up.transfers import fewest_transfers
 from app.table.store import HOUSE_EMAIL
 
-HOUSE_NAME = "The house (bots)"
 FEES_NAME = "Entry fees (the organizer)"
 FEES = "fees"
 REASONS = (LedgerReason.TOURNAMENT_BUY_IN, LedgerReason.TOURNAMENT_FEE,
