@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -74,10 +75,11 @@ class NoteColor(StrEnum):
 class NoteUpdate(BaseModel):
     """A note about a player and its colour tag (either may be empty, not both)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     text: str = Field(default="", max_length=NOTE_LENGTH)
-    color: NoteColor | None = None
+    # Strict: nothing coerced; an enum's value given as its text (JSON has no enums).
+    color: Annotated[NoteColor | None, Field(strict=False)] = None
 
 
 class NotePublic(BaseModel):

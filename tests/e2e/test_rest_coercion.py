@@ -44,6 +44,7 @@ VALID: dict[str, dict[str, Any]] = {
     "EquityRequest": {"hands": ["AhKh", "QsQd"]},
     "OutsRequest": {"hand": "AhKh", "board": "2c3d4h"},
     "LeaderboardChoice": {"listed": True},
+    "NoteUpdate": {"text": "calls too much", "color": "red"},
 }
 # One value of each JSON type, and the schema types that would accept it.
 VALUES: list[tuple[Any, set[str]]] = [
@@ -150,7 +151,8 @@ async def test_every_wrong_type_in_every_rest_body_is_refused_and_changes_nothin
                                                       "big_blind": 2})
         finally:
             await owner.disconnect()
-        ids = {"user_id": str(target.id), "table_id": created["table"]["table_id"]}
+        ids = {"user_id": str(target.id), "table_id": created["table"]["table_id"],
+               "public_id": target.public_id}
         before = await _database_rows(running)
         wrong: list[str] = []
         for method, path, model, field, value in CASES:

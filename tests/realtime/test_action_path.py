@@ -25,11 +25,11 @@ TRANSPORT = {"realtime/buffers.py", "realtime/codec.py", "realtime/rooms.py",
 # to send the outcome to.
 EDGE_PATH = {"realtime/dispatch.py", "realtime/handlers/play.py", "realtime/hosting.py",
              "realtime/connections.py"}
-# One table: the request, its mailbox, the dealer, the state, its storage and its
-# messages. Neither the lobby's listing nor the projection is rebuilt for an action in
-# the middle of a hand.
+# One table: the request, its mailbox, the dealer, the state (the host's desk is part of
+# it), its storage and its messages. Neither the lobby's listing nor the projection is
+# rebuilt for an action in the middle of a hand.
 TABLE_PATH = {"table/table.py", "table/actor.py", "table/core.py", "table/dealer.py",
-              "table/state.py", "table/store.py", "table/broadcast.py"}
+              "table/state.py", "table/host_desk.py", "table/store.py", "table/broadcast.py"}
 
 
 def _runtime(path: str) -> str | None:

@@ -231,9 +231,13 @@ async def test_on_a_phone_the_hand_log_opens_at_its_latest_line(
     await play(page, hands=3, showdown=False)
     await page.get_by_role("button", name="Log & chat").click()
     log = page.locator("#panel-log")
-    assert await log.evaluate("list => list.scrollHeight > list.clientHeight + 40")
     await expect(log).to_be_visible()
-    assert await log.evaluate("list => list.scrollTop + list.clientHeight >= list.scrollHeight - 2")
+    # Long enough to scroll, and shown at its end (lines the bots add meanwhile too).
+    await page.wait_for_function("""() => {
+      const list = document.getElementById("panel-log");
+      return list.scrollHeight > list.clientHeight + 40
+        && list.scrollTop + list.clientHeight >= list.scrollHeight - 2;
+    }""")
 
 
 @SIZES
@@ -394,4 +398,5 @@ async def test_no_seat_overlaps_another_or_leaves_the_screen_at_any_table_size(
                                  bots=seats - 1)
     await sit(tab.page, buy_in=1_000)
     await our_turn(tab.page)
+    await tab.page.screenshot(path=screenshot_path(f"table-{seats}-{viewport['width']}"))
     assert await layout_problems(tab.page) == []

@@ -14,7 +14,7 @@ from tests.web.test_table import create_table_with_bots, sit
 from tests.web.test_table_layout import check_or_call, our_turn
 
 # The page's sounds, notifications and visibility, observed: every tone started (its
-# frequency), every notification shown (its title); `window.hideTab()` hides the tab.
+# frequency), every notification shown (its title); `window.tabHidden` hides the tab.
 OBSERVED = """() => {
   window.tones = [];
   window.notes = [];
@@ -40,9 +40,13 @@ OBSERVED = """() => {
   }
   // The browser's own cannot be assigned over: defined in its place.
   Object.defineProperty(window, "Notification", { value: Shown, configurable: true });
-  let hidden = false;
-  Object.defineProperty(document, "hidden", { get: () => hidden });
-  window.hideTab = () => { hidden = true; };
+  Object.defineProperty(document, "hidden", { get: () => window.tabHidden === true });
+}"""
+# The tab is hidden and turn alerts were turned on earlier (the browser keeps the choice).
+HIDDEN_WITH_ALERTS = """() => {
+  window.tabHidden = true;
+  Notification.permission = "granted";
+  localStorage.setItem("holdem:notify", "on");
 }"""
 
 
@@ -51,9 +55,11 @@ def server_settings() -> dict[str, Any]:
     return {"action_seconds": 8, "min_action_seconds": 5}
 
 
-async def seated(visitors: Visitors, mailbox: Mailbox, viewport: dict[str, int]) -> Page:
+async def seated(visitors: Visitors, mailbox: Mailbox, viewport: dict[str, int],
+                 *scripts: str) -> Page:
     tab = await visitors.new(viewport=viewport)
-    await tab.page.add_init_script(f"({OBSERVED})()")
+    for script in (OBSERVED, *scripts):
+        await tab.page.add_init_script(f"({script})()")
     await signed_in(tab, mailbox, "Una")
     await create_table_with_bots(tab.page, name="Alerts", seats=3, bots=2)
     await sit(tab.page, buy_in=1_000)
@@ -64,23 +70,28 @@ async def seated(visitors: Visitors, mailbox: Mailbox, viewport: dict[str, int])
 async def test_your_turn_sounds_shows_in_the_title_and_notifies_a_hidden_tab(
     visitors: Visitors, live_server: LiveServer, mailbox: Mailbox, viewport: dict[str, int]
 ) -> None:
-    page = await seated(visitors, mailbox, viewport)
-    notify = page.locator("#notify-toggle")
-    if viewport == PHONE:  # on a phone the settings are with the log and chat
-        await page.get_by_role("button", name="Log & chat").click()
-    await notify.click()
-    await expect(notify).to_have_text("Turn alerts on")
-    if viewport == PHONE:
-        await page.locator("#side-close").click()
-    await page.evaluate("window.hideTab()")
+    page = await seated(visitors, mailbox, viewport, HIDDEN_WITH_ALERTS)
     await our_turn(page)
     await expect(page).to_have_title("▶ Your turn · Alerts · holdem-server")
     assert 880 in await page.evaluate("window.tones")
     assert await page.evaluate("window.notes") == ["Your turn at Alerts"]
-    # Three seconds before the clock runs out, a warning.
+    # Five seconds before the clock runs out, a warning.
     await page.wait_for_function("() => window.tones.includes(440)", timeout=15_000)
     await check_or_call(page)
     await expect(page).to_have_title("Alerts · holdem-server")
+
+
+async def test_turning_alerts_on_asks_the_browser_and_is_kept(
+    visitors: Visitors, live_server: LiveServer, mailbox: Mailbox
+) -> None:
+    page = await seated(visitors, mailbox, DESKTOP)
+    notify = page.locator("#notify-toggle")
+    await notify.click()
+    await expect(notify).to_have_text("Turn alerts on")
+    assert await page.evaluate("[Notification.permission, localStorage.getItem('holdem:notify')]"
+                               ) == ["granted", "on"]
+    await notify.click()
+    await expect(notify).to_have_text("Turn alerts off")
 
 
 async def test_sound_off_stays_off_on_the_next_turn_and_after_a_reload(
