@@ -17,6 +17,7 @@ MODULES = sorted([
       for package in (app.poker, app.tournaments, app.realtime, app.settle_up)
       for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}.")),
     "app.secret_strength",
+    "app.chat.wordfilter",
 ])
 
 

@@ -28,7 +28,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("app.errors", "app"),
     ("app.poker",),
     ("app.published_secrets", "app.secret_strength", "app.allocator", "app.collector",
-     "app.config", "app.text", "app.metrics", "app.offload", "app.logs", "app.db"),
+     "app.config", "app.text", "app.chat", "app.metrics", "app.offload", "app.logs", "app.db"),
     ("app.accounts",),
     ("app.table",),
     ("app.realtime",),

@@ -33,6 +33,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
+from app.chat.wordfilter import WordFilter
 from app.errors import HoldemError
 from app.poker.blinds import PlayerStatus
 from app.poker.events import ActionKind
@@ -67,6 +68,9 @@ log = logging.getLogger(__name__)
 Attach = Callable[["Table"], None]
 """Called with a table before it does anything, by a feature that runs it (a tournament
 attaches its tables: :meth:`Table.attach_tournament`)."""
+
+
+CHAT_FILTER = WordFilter()
 
 
 def clean_text(text: str) -> str:
@@ -476,6 +480,7 @@ class Table:
         cleaned = clean_text(text)
         if not cleaned:
             raise InvalidPayload("say something", problems=[])
+        cleaned = CHAT_FILTER.mask(cleaned)
         line = {"player": person_of(viewer).public(), "text": cleaned, "at": self.core.now()}
         self.state.add_chat(line)
         self.core.touch()

@@ -1,0 +1,1 @@
+"""Chat safety: the word filter applied to every table chat line."""

@@ -1,0 +1,32 @@
+"""The chat word filter masks listed words however they are disguised, and nothing else."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.chat.wordfilter import WordFilter
+
+
+@pytest.mark.parametrize("text, masked", [
+    ("SHIT happens", "**** happens"),
+    ("sh1t happens", "**** happens"),
+    ("shiiiiit happens", "******** happens"),
+    ("sh!t happens", "**** happens"),
+    ("you @sshole!", "you *******!"),
+    ("what the fuuuck?!", "what the ******?!"),
+], ids=["case", "leet-digit", "repeated-letters", "leet-symbol", "leet-at", "punctuation-kept"])
+def test_a_listed_word_is_masked_however_it_is_disguised(text: str, masked: str) -> None:
+    assert WordFilter().mask(text) == masked
+
+
+@pytest.mark.parametrize("text", [
+    "Scunthorpe united", "an assassin class", "hello!!", "nice hand, well played"
+])
+def test_words_that_merely_contain_a_listed_word_are_left_alone(text: str) -> None:
+    assert WordFilter().mask(text) == text
+
+
+def test_a_custom_list_replaces_the_default_one() -> None:
+    custom = WordFilter(["Darn", "  "])
+    assert custom.mask("darn it, shit") == "**** it, shit"
+    assert custom.words == frozenset({"darn"})
