@@ -132,10 +132,11 @@ async def passive_decision(page: Page) -> None:
 
 
 async def raise_by_half_pot(page: Page) -> bool:
-    """Size a bet with the half-pot preset and make it; False when no bet is possible."""
+    """Size a bet with the half-pot preset (before the flop, 3x) and make it; False when
+    no bet is possible."""
     if not await page.locator("#sizing").is_visible():
         return False
-    await page.get_by_role("button", name="½ pot").click()
+    await page.locator('[data-preset="half"]:visible, [data-preset="x3"]:visible').click()
     amount = int(await page.locator("#bet-amount").input_value())
     slider = page.locator("#bet-slider")
     low = int(await slider.get_attribute("min") or 0)

@@ -42,6 +42,12 @@ export class ActionBar {
     for (const button of document.querySelectorAll("[data-preset]")) {
       button.addEventListener("click", () => this.preset(button.dataset.preset));
     }
+    // The mouse wheel over the size moves it a big blind a notch (up is bigger).
+    $("sizing").addEventListener("wheel", (event) => {
+      if (!this.sized || event.deltaY === 0) return;
+      event.preventDefault();
+      this.setAmount(Number(this.amount.value) + (event.deltaY < 0 ? 1 : -1) * this.bigBlind);
+    }, { passive: false });
     document.addEventListener("keydown", (event) => this.onKey(event));
   }
 
@@ -85,6 +91,9 @@ export class ActionBar {
     $("sizing").hidden = !this.sized;
     // In a pot-limit game the most one may bet is the pot: the "Pot" preset says it.
     document.querySelector('[data-preset="max"]').hidden = gameOf(table.config).limit === "pot";
+    // Before the flop a raise is sized as a multiple of the bet; after it, as a share of the pot.
+    const street = table.hand.board.length ? "postflop" : "preflop";
+    for (const button of document.querySelectorAll("[data-street]")) button.hidden = button.dataset.street !== street;
     if (this.sized) {
       this.slider.min = this.amount.min = sized.min;
       this.slider.max = this.amount.max = sized.max;
@@ -119,13 +128,20 @@ export class ActionBar {
     this.show("act-allin", this.allIn && !all ? `All-in ${chips(this.allIn.amount)}` : null);
   }
 
-  // A preset size as a "to" amount: the call first, then a share of the pot after it.
+  // A preset size as a "to" amount: after the flop the call first, then a share of the pot
+  // after it; before it a multiple of the bet to match (at least the big blind).
   preset(name) {
     const sized = this.sized;
     if (!sized) return;
     const afterCall = this.pot + this.toCall;
     const to = this.myBet + this.toCall;
-    const sizes = { min: sized.min, half: to + Math.floor(afterCall / 2), pot: to + afterCall, max: sized.max };
+    const share = (part) => to + Math.floor(afterCall * part);
+    const facing = Math.max(to, this.bigBlind);
+    const sizes = {
+      min: sized.min, third: share(1 / 3), half: share(1 / 2), "two-thirds": share(2 / 3),
+      "three-quarters": share(3 / 4), pot: share(1), max: sized.max,
+      "x2.5": Math.floor(facing * 2.5), x3: facing * 3,
+    };
     this.setAmount(sizes[name]);
   }
 

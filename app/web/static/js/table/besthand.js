@@ -78,3 +78,45 @@ export function bestFive(hole, board, { omaha = false } = {}) {
   for (const two of choose(hole, 2)) for (const three of choose(board, 3)) hands.push([...two, ...three]);
   return strongest(hands);
 }
+
+const NAMES = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"];
+const plural = (v) => (v === 4 ? "sixes" : `${NAMES[v]}s`);
+
+// A five-card score in words: "Pair of sevens", "Two pair, nines and sevens".
+function words([category, a, b]) {
+  switch (category) {
+    case 8: return a === 12 ? "Royal flush" : `Straight flush, ${NAMES[a]} high`;
+    case 7: return `Four of a kind, ${plural(a)}`;
+    case 6: return `Full house, ${plural(a)} full of ${plural(b)}`;
+    case 5: return `Flush, ${NAMES[a]} high`;
+    case 4: return `Straight, ${NAMES[a]} high`;
+    case 3: return `Three of a kind, ${plural(a)}`;
+    case 2: return `Two pair, ${plural(a)} and ${plural(b)}`;
+    case 1: return `Pair of ${plural(a)}`;
+    default: return `${NAMES[a][0].toUpperCase()}${NAMES[a].slice(1)} high`;
+  }
+}
+
+// Four cards of one suit among `cards`, short of a flush, with cards still to come.
+function flushDraw(cards) {
+  const suits = new Map();
+  for (const c of cards) suits.set(c[c.length - 1], (suits.get(c[c.length - 1]) || 0) + 1);
+  return [...suits.values()].some((n) => n === 4);
+}
+
+// Your hand in words while you play: before the flop a pair or the high card of your
+// hole cards, after it the best five of `hole` and `board` (see bestFive), with
+// "flush draw" while one card would make a flush. "" while a card is unknown.
+export function handInWords(hole, board, { omaha = false } = {}) {
+  if (!hole.length || unknown([...hole, ...board])) return "";
+  if (board.length < 3) {
+    const values = hole.map(value).sort((x, y) => y - x);
+    const pair = values.find((v, i) => values.indexOf(v) !== i);
+    return words(pair === undefined ? [0, values[0]] : [1, pair]);
+  }
+  const best = bestFive(hole, board, { omaha });
+  const made = words(score(best));
+  const category = score(best)[0];
+  const draw = board.length < 5 && category < 4 && !omaha && flushDraw([...hole, ...board]);
+  return draw ? `${made}, flush draw` : made;
+}

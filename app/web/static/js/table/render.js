@@ -3,7 +3,7 @@
 import { cardElement, cardRow, slotElement } from "../cards.js";
 import { chips, el, icon } from "../format.js";
 import { gameOf } from "../games.js";
-import { bestFive } from "./besthand.js";
+import { bestFive, handInWords } from "./besthand.js";
 import { handName, twice } from "./log.js";
 import { mySeat, nameOf, potCollected, potTotal } from "./state.js";
 
@@ -317,5 +317,7 @@ function renderMyCards(table, me, winners) {
   const row = cardRow(inHand.cards, { className: `cards-lg my-cards-${inHand.cards.length}` });
   if (["folded", "mucked"].includes(inHand.status)) row.classList.add("folded-cards");
   if (winners) for (const card of row.children) card.classList.add(winners.has(card.dataset.card) ? "highlight" : "dim");
-  slot.replaceChildren(row);
+  const live = !["folded", "mucked"].includes(inHand.status);
+  const hand = live ? handInWords(inHand.cards, table.hand.board, { omaha: gameOf(table.config).omaha }) : "";
+  slot.replaceChildren(row, ...(hand ? [el("span", { className: "my-hand", id: "my-hand" }, hand)] : []));
 }
