@@ -47,6 +47,19 @@ OUTAGE_SECONDS = 10.0
 LATE_JOINERS = 6
 
 
+async def _retry_later(ack: dict[str, Any]) -> bool:
+    """Whether a refused request is one a client sends again (the table moving, the
+    database away, too many retries meanwhile), after waiting as it is told."""
+    error = ack.get("error", {})
+    if error.get("code") == "rate_limited":
+        await asyncio.sleep(min(2.0, float(error.get("retry_after") or 1)))
+        return True
+    if error.get("code") in ("table_moved", "service_unavailable"):
+        await asyncio.sleep(0.3)
+        return True
+    return False
+
+
 class Seat:
     """A player's client: acts on every turn, records every table message, and can move
     to another process and resume from the last seq it saw."""
@@ -135,9 +148,8 @@ class Seat:
             if ack.get("ok"):
                 self.acted += 1
                 return
-            if ack.get("error", {}).get("code") not in ("table_moved", "service_unavailable"):
+            if not await _retry_later(ack):
                 return
-            await asyncio.sleep(0.3)
 
     async def call(self, event: str, payload: dict[str, Any]) -> dict[str, Any]:
         assert self.sio is not None
@@ -152,9 +164,8 @@ class Seat:
             ack = await self.call(event, payload)
             if ack.get("ok"):
                 return ack
-            if ack["error"]["code"] not in ("table_moved", "service_unavailable"):
+            if not await _retry_later(ack):
                 raise AssertionError(f"{event} refused: {ack}")
-            await asyncio.sleep(0.25)
         raise AssertionError(f"{event} never went through")
 
     async def move_to(self, server: Server, table_id: str) -> None:
