@@ -287,11 +287,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
 @_one_line_errors
 def cmd_equity(args: argparse.Namespace) -> int:
     """Print each hand's or range's win, tie and equity, exact or Monte Carlo."""
-    from app.poker.equity import DEFAULT_ITERATIONS
     from app.tools.service import hands_equity
 
     seed = _whole_number(args.seed, "--seed")
-    iterations = (DEFAULT_ITERATIONS if args.iterations is None
+    iterations = (None if args.iterations is None
                   else _whole_number(args.iterations, "--iterations"))
     result = hands_equity(args.hands, args.board, args.dead, seed=seed, iterations=iterations)
     if args.json:

@@ -306,7 +306,7 @@ def hand_summary(*results: tuple[int, int, int], stack: int = 1_000) -> dict[str
         rows.append({"seat": seat, "player": {"public_id": "bot", "name": "Ada (bot)",
                                               "bot": "tight"},
                      "starting_stack": stack, "final_stack": stack + rest, "net": rest})
-    return {"players": rows}
+    return {"game": "nlhe", "players": rows}
 
 
 async def assert_ledger_reconciles(database_url: str) -> None:

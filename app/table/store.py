@@ -442,7 +442,7 @@ async def _add_hand(session: AsyncSession, table_id: str, hand: FinishedHand) ->
     await session.execute(insert(_HANDS).values(
         id=hand.id, table_id=table_id, number=hand.number, pot=hand.pot, phh=hand.phh,
         summary=hand.summary, started_at=_at(hand.started_at), ended_at=ended,
-        game=hand.summary.get("game", "nlhe")))
+        game=hand.summary["game"]))
     house, all_in = dict(hand.from_house), dict(hand.all_in_nets)
     rows = [{"hand_id": hand.id, "user_id": user_id, "seat": seat, "net": net,
              "house_net": house.get(user_id, 0), "all_in_net": all_in.get(user_id),

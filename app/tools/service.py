@@ -10,7 +10,7 @@ is still over :data:`MAX_WORK` is refused before anything is computed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from app.errors import HoldemError
 from app.poker.cards import FULL_DECK, format_cards, parse_cards
@@ -40,42 +40,40 @@ class WorkTooLarge(HoldemError):
     status = 422
 
 
-def _omaha(hands: Sequence[str]) -> bool:
-    """Whether these are Omaha hands: no range among them, and one of four or five cards.
-    Then each must be a known hand (the Omaha core refuses one of another size)."""
+def _reading(hands: Sequence[str]) -> str:
+    """How these hands are read: ``"omaha"`` (a hand of four or five cards, and then every
+    hand must be a known one: the Omaha core refuses one of another size), ``"ranges"``
+    (any range) or ``"hands"`` (two cards or ``??`` each)."""
     if any(is_range(h) or "," in h for h in hands):
-        return False
+        return "ranges"
     known = [h for h in hands if h.strip() != "??"]
     if not any(len(parse_cards(h.replace(" ", ""))) in OMAHA_HOLE_CARDS for h in known):
-        return False
+        return "hands"
     if len(known) < len(hands):
         raise InvalidHoleCards("expected every Omaha hand known: random hands (??) are "
                                "dealt in hold'em only", count=len(hands) - len(known))
-    return True
+    return "omaha"
 
 
-def _iterations(request: EquityRequest) -> int:
-    default = OMAHA_ITERATIONS if _omaha(request.hands) else DEFAULT_ITERATIONS
-    iterations = default if request.iterations is None else request.iterations
-    if iterations > MAX_ITERATIONS:
-        raise WorkTooLarge(f"at most {MAX_ITERATIONS:,} Monte Carlo deals per request, got "
-                           f"{iterations:,}", max_iterations=MAX_ITERATIONS)
-    return iterations
+def _iterations(reading: str, asked: int | None) -> int:
+    """The Monte Carlo deals asked for, or the default of this reading of the hands."""
+    if asked is not None:
+        return asked
+    return OMAHA_ITERATIONS if reading == "omaha" else DEFAULT_ITERATIONS
 
 
 def equity_work(request: EquityRequest) -> int:
     """The work :func:`equity_of` will do (its input checked); :class:`WorkTooLarge` over
     :data:`MAX_WORK`."""
-    iterations = _iterations(request)
-    if _omaha(request.hands):
-        work = omaha_equity_work(request.hands, request.board, request.dead,
-                                 iterations=iterations)
-    elif any(is_range(h) for h in request.hands):
-        work = range_equity_work(request.hands, request.board, request.dead,
-                                 iterations=iterations)
-    else:
-        work = equity_work_of_hands(request.hands, board=request.board, dead=request.dead,
-                                    iterations=iterations)
+    reading = _reading(request.hands)
+    iterations = _iterations(reading, request.iterations)
+    if iterations > MAX_ITERATIONS:
+        raise WorkTooLarge(f"at most {MAX_ITERATIONS:,} Monte Carlo deals per request, got "
+                           f"{iterations:,}", max_iterations=MAX_ITERATIONS)
+    counts: dict[str, Callable[..., int]] = {
+        "omaha": omaha_equity_work, "ranges": range_equity_work, "hands": equity_work_of_hands}
+    count = counts[reading]
+    work = count(request.hands, request.board, request.dead, iterations=iterations)
     if work > MAX_WORK:
         raise WorkTooLarge(f"this needs {work:,} units of work, at most {MAX_WORK:,} per "
                            f"request: ask for fewer Monte Carlo deals (iterations) or fewer "
@@ -91,25 +89,27 @@ def outs_work(request: OutsRequest) -> int:
 def equity_of(request: EquityRequest) -> EquityPublic:
     """Equity of hands (exact or Monte Carlo) or of ranges (exact heads-up when bounded)."""
     return hands_equity(request.hands, request.board, request.dead,
-                        iterations=_iterations(request), seed=request.seed)
+                        iterations=request.iterations, seed=request.seed)
 
 
 def hands_equity(hands: Sequence[str], board: str = "", dead: str = "", *,
-                 iterations: int = DEFAULT_ITERATIONS, seed: int = 0) -> EquityPublic:
+                 iterations: int | None = None, seed: int = 0) -> EquityPublic:
     """Equity of hands (two cards or ``??``), of Omaha hands (four or five cards, all
     known), or, when any is one, of ranges: the one reading of hands that
     ``POST /tools/equity`` and ``holdem equity`` share (the request's work is bounded
-    before, by :func:`equity_work`)."""
-    if _omaha(hands):
-        return _public(omaha_equity(hands, board=board, dead=dead, iterations=iterations,
+    before, by :func:`equity_work`); ``iterations`` None: the reading's default."""
+    reading = _reading(hands)
+    deals = _iterations(reading, iterations)
+    if reading == "omaha":
+        return _public(omaha_equity(hands, board=board, dead=dead, iterations=deals,
                                     seed=seed))
-    if any(is_range(h) for h in hands):
-        ranged = range_equity(hands, board, dead, iterations=iterations, seed=seed)
+    if reading == "ranges":
+        ranged = range_equity(hands, board, dead, iterations=deals, seed=seed)
         return EquityPublic(exact=ranged.exact, boards=ranged.deals, hands=[
             HandEquityPublic(hand=h.range, win=h.win, tie=h.tie, equity=h.equity,
                              stderr=h.stderr, combos=h.combos, odds=odds_against(h.win))
             for h in ranged.hands])
-    return _public(equity(hands, board=board, dead=dead, iterations=iterations, seed=seed))
+    return _public(equity(hands, board=board, dead=dead, iterations=deals, seed=seed))
 
 
 def _public(result: EquityResult) -> EquityPublic:
