@@ -82,8 +82,9 @@ class Dealer:
         self._last_action: dict[int, tuple[str, str, int | None]] = {}
         # When the run-it-twice question of the hand in play times out (None: not asked).
         self.question_deadline: float | None = None
-        # The first all-in equity of each hand in play, for its all-in adjusted results.
-        self._all_in: dict[str, RunoutEquity] = {}
+        # The first all-in equity of the hand in play (its id with it), for its all-in
+        # adjusted results.
+        self._all_in: tuple[str, RunoutEquity] | None = None
 
     @property
     def state(self) -> TableState:
@@ -192,6 +193,11 @@ class Dealer:
         await self._progress(events)
         return {"table_id": self.core.id, "hand_id": hand_id, "seq": self.state.seq}
 
+    def _first_all_in(self, hand_id: str) -> RunoutEquity | None:
+        """The first all-in equity of this hand, if it had one (and forget it)."""
+        found, self._all_in = self._all_in, None
+        return found[1] if found is not None and found[0] == hand_id else None
+
     def _stop_clock(self, player: Player) -> None:
         turn = self.turn
         if turn is not None and turn.banking:
@@ -209,8 +215,8 @@ class Dealer:
         if any(isinstance(e, HandShown | RunItTwiceChosen) for e in events):
             # Exact run-out equities take up to a few tenths of a second: off the event loop.
             chances = await asyncio.to_thread(runout_equities, current.hand, events)
-            if chances:
-                self._all_in.setdefault(current.id, chances[0][1])
+            if chances and (self._all_in is None or self._all_in[0] != current.id):
+                self._all_in = (current.id, chances[0][1])
         asking = current.hand.phase is Phase.RUN_IT_TWICE
         if asking and self.question_deadline is None:
             self.question_deadline = self.core.now() + self.core.settings.run_it_twice_seconds
@@ -550,7 +556,7 @@ class Dealer:
             player.paid_out = 0
         record = finished_hand(self.core.id, current, self.state.players,
                                house_bots=self.tournament is None,
-                               all_in=self._all_in.pop(current.id, None),
+                               all_in=self._first_all_in(current.id),
                                notes=self.state.desk.notes_of(current.number))
         self.state.current = None
         self.state.note_hand(self.core.now(), record.pot)

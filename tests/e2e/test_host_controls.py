@@ -52,6 +52,16 @@ async def fold_hand(table: PlayingTable) -> None:
     await table.hand_ended(after=ended)
 
 
+
+async def paused_between_hands(table: PlayingTable) -> None:
+    """The host (seat 0) pauses in the first hand, which the other two fold to its end."""
+    owner = table.seats[0]
+    await owner.wait_for("table:event", is_event("hand_started", table.id))
+    await owner.ok("table:host", host(table.id, "pause", "break"))
+    await table.act("fold")
+    await table.act("fold")
+    await table.hand_ended()
+
 async def test_only_the_host_may_use_the_host_controls(
     server: LiveServer, players: Accounts, connect: Any
 ) -> None:
@@ -244,11 +254,7 @@ async def test_an_away_player_keeps_the_seat_until_the_hosts_time_runs_out(
 ) -> None:
     table = await seat_players(players, connect, [500, 500, 500])
     owner = table.seats[0]
-    await owner.wait_for("table:event", is_event("hand_started", table.id))
-    await owner.ok("table:host", host(table.id, "pause", "break"))
-    await table.act("fold")
-    await table.act("fold")
-    await table.hand_ended()
+    await paused_between_hands(table)
     away = await owner.ok("table:host", host(table.id, "away", "phone call", seat=2,
                                              seconds=0.5))
     sat_out = await owner.wait_for("table:event", lambda d: d["table_id"] == table.id
@@ -279,11 +285,7 @@ async def test_a_restarted_server_keeps_the_pause_the_away_seat_and_the_host_log
         table = await seat_players(Accounts(http, mailbox, first.app), connect,
                                    [500, 500, 500])
         owner = table.seats[0]
-        await owner.wait_for("table:event", is_event("hand_started", table.id))
-        await owner.ok("table:host", host(table.id, "pause", "break"))
-        await table.act("fold")
-        await table.act("fold")
-        await table.hand_ended()
+        await paused_between_hands(table)
         away = await owner.ok("table:host", host(table.id, "away", "phone call", seat=2,
                                                  seconds=600.0))
         control = await owner.wait_for("table:event", lambda d: d["seq"] == away["seq"])
@@ -315,11 +317,7 @@ async def test_an_away_player_who_sits_in_again_is_no_longer_away(
 ) -> None:
     table = await seat_players(players, connect, [500, 500, 500])
     owner, carol = table.seats[0], table.seats[2]
-    await owner.wait_for("table:event", is_event("hand_started", table.id))
-    await owner.ok("table:host", host(table.id, "pause", "break"))
-    await table.act("fold")
-    await table.act("fold")
-    await table.hand_ended()
+    await paused_between_hands(table)
     await owner.ok("table:host", host(table.id, "away", "getting a drink", seat=2,
                                       seconds=600.0))
     await carol.wait_for("table:event", lambda d: d["table_id"] == table.id

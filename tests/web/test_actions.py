@@ -35,6 +35,7 @@ READY = """() => {
   const actions = document.getElementById("actions");
   return !actions.hidden && !actions.querySelector("button:disabled");
 }"""
+BOARD = "() => document.querySelectorAll('#board .pcard[data-card]').length"
 
 
 class HeadsUp:
@@ -86,6 +87,14 @@ async def heads_up(visitors: Visitors, mailbox: Mailbox, viewport: dict[str, int
     await bo.page.get_by_role("button", name="Sit in seat").click()
     await sit(bo.page, buy_in=buy_ins[1])
     return HeadsUp(ann.page, bo.page, frames)
+
+
+async def button_and_blind(game: HeadsUp) -> tuple[Page, Page]:
+    """Who acts first (heads-up, the button), ready to act, and the other player."""
+    button = await first_to_act([game.short, game.deep])
+    blind = game.deep if button is game.short else game.short
+    await button.wait_for_function(READY)
+    return button, blind
 
 
 async def deep_raises_to(game: HeadsUp, amount: int) -> None:

@@ -13,13 +13,11 @@ from app.poker.cards import parse_cards
 from app.poker.evaluator import Category, evaluate
 from tests.conftest import Mailbox
 from tests.web.conftest import DESKTOP, PHONE, LiveServer, Visitors
-from tests.web.test_actions import READY, heads_up
-from tests.web.test_all_in_equity import first_to_act
+from tests.web.test_actions import BOARD, READY, button_and_blind, heads_up
 
 SIZES = pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 CARDS = """(selector) => [...document.querySelectorAll(selector + ' .pcard[data-card]')]
   .map((c) => c.dataset.card)"""
-BOARD = "() => document.querySelectorAll('#board .pcard[data-card]').length"
 OPENINGS = {Category.HIGH_CARD: "", Category.ONE_PAIR: "Pair of ", Category.TWO_PAIR: "Two pair, ",
             Category.THREE_OF_A_KIND: "Three of a kind, ", Category.STRAIGHT: "Straight, ",
             Category.FLUSH: "Flush, ", Category.FULL_HOUSE: "Full house, ",
@@ -39,9 +37,7 @@ async def test_your_hand_is_named_in_words_before_and_after_the_flop(
     visitors: Visitors, live_server: LiveServer, mailbox: Mailbox, viewport: dict[str, Any]
 ) -> None:
     game = await heads_up(visitors, mailbox, viewport, buy_ins=(1_000, 1_000), other=viewport)
-    button = await first_to_act([game.short, game.deep])
-    blind = game.deep if button is game.short else game.short
-    await button.wait_for_function(READY)
+    button, blind = await button_and_blind(game)
     hole, _, words = await shown_hand(button)
     assert await button.locator("#my-hand").is_visible()
     paired = hole[0][0] == hole[1][0]

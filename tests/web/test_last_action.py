@@ -9,6 +9,7 @@ from playwright.async_api import expect
 
 from tests.conftest import Mailbox
 from tests.web.conftest import DESKTOP, PHONE, LiveServer, Visitors, signed_in
+from tests.web.test_actions import BOARD
 from tests.web.test_table import create_table_with_bots, sit
 from tests.web.test_table_layout import SIZES, check_or_call, layout_problems, our_turn
 
@@ -17,7 +18,6 @@ SEAT_ACTIONS = """() => Object.fromEntries([...document.querySelectorAll(".seat:
   .map((seat) => [seat.dataset.seat, [...seat.querySelectorAll(".seat-badge")]
     .map((b) => b.textContent)])
   .filter(([, badges]) => badges.length))"""
-BOARD = "() => document.querySelectorAll('#board .pcard[data-card]').length"
 # The action badges shown in the first render with more board cards than ``board``
 # (null when the hand ends before: everyone else folded).
 WATCH_NEXT_STREET = """([board, pattern]) => {

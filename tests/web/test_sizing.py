@@ -11,13 +11,11 @@ from playwright.async_api import Page, expect
 
 from tests.conftest import Mailbox
 from tests.web.conftest import DESKTOP, PHONE, LiveServer, Visitors
-from tests.web.test_actions import READY, heads_up
-from tests.web.test_all_in_equity import first_to_act
+from tests.web.test_actions import BOARD, READY, button_and_blind, heads_up
 
 SIZES = pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 SHOWN_PRESETS = """() => [...document.querySelectorAll("#sizing [data-preset]")]
   .filter((b) => !b.hidden && b.offsetParent !== null).map((b) => b.textContent.trim())"""
-BOARD = "() => document.querySelectorAll('#board .pcard[data-card]').length"
 
 
 async def sized_by(page: Page, preset: str) -> str:
@@ -31,9 +29,7 @@ async def test_presets_size_by_the_bet_before_the_flop_and_by_the_pot_after_it(
     visitors: Visitors, live_server: LiveServer, mailbox: Mailbox, viewport: dict[str, Any]
 ) -> None:
     game = await heads_up(visitors, mailbox, viewport, buy_ins=(1_000, 1_000), other=viewport)
-    button = await first_to_act([game.short, game.deep])
-    blind = game.deep if button is game.short else game.short
-    await button.wait_for_function(READY)
+    button, blind = await button_and_blind(game)
     assert await button.evaluate(SHOWN_PRESETS) == ["Min", "2.5x", "3x", "Pot", "All-in"]
     assert await sized_by(button, "x3") == "30"
     assert await sized_by(button, "x2.5") == "25"
