@@ -10,7 +10,7 @@ import { TurnAlerts } from "../table/alerts.js";
 import { applyHostEvent, describeHost, emptyHosting, HostPanel } from "../table/host.js";
 import { SeatExtras } from "../table/hud.js";
 import { describe } from "../table/log.js";
-import { renderCenter, renderSeats } from "../table/render.js";
+import { measureFelt, renderCenter, renderSeats } from "../table/render.js";
 import { applyEvent, applySnapshot, applyTurn, emptyTable, inLiveHand, mySeat } from "../table/state.js";
 
 const $ = (id) => document.getElementById(id);
@@ -134,8 +134,12 @@ function render() {
     && table.hand && table.hand.id === turn.hand_id && !table.closed), config.name);
 }
 
-// The seats stand round the felt as its shape is now: a turned phone redraws them.
-window.addEventListener("resize", () => requestAnimationFrame(render));
+// The seats stand round the felt as its shape is now: a turned phone, or an action bar
+// that comes and goes, redraws them.
+new ResizeObserver(() => {
+  measureFelt($("felt"));
+  render();
+}).observe($("felt"));
 
 // The moment a tournament ends for you: your place, and your prize once it is paid.
 async function showResult(notice) {

@@ -155,11 +155,17 @@ function chipStack(amount, className) {
 }
 
 // `extras` (optional): what you keep about each player (table/hud.js SeatExtras).
+// The felt's shape (its height over its width), read when it changes size, not at every
+// render: reading a size after the page changed makes the browser lay it out at once.
+let aspect = 1;
+
+export function measureFelt(felt) {
+  aspect = felt.clientWidth ? felt.clientHeight / felt.clientWidth : 1;
+}
+
 export function renderSeats(container, table, me, extras = null) {
   const n = table.config.seats;
   const anchor = mySeat(table, me) ?? 0;
-  const felt = container.parentElement;
-  const aspect = felt && felt.clientWidth ? felt.clientHeight / felt.clientWidth : 1;
   const nodes = [];
   for (let seat = 0; seat < n; seat += 1) {
     const k = (seat - anchor + n) % n;
