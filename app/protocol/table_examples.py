@@ -398,7 +398,9 @@ TABLE_EVENT_TYPES: dict[str, str] = {
                     "with their stacks, `bomb_pot` (the ante everyone paid in a bomb pot, "
                     "which has no blinds and no betting before the flop; 0 otherwise), and "
                     "`run_it_twice` (whether the table offers running it twice), `game` "
-                    "(the game it is dealt in, as the table's), and "
+                    "(the game it is dealt in, as the table's), `stakes` (the blinds, ante and "
+                    "straddle this hand is dealt at: a tournament's level's, else the "
+                    "table's), and "
                     "`commitment`, the SHA-256 of the secret server "
                     "seed its deck was shuffled with (docs/FAIRNESS.md). `hand_id` is on "
                     "the message.",
@@ -465,7 +467,9 @@ EVENT_EXAMPLES: dict[str, dict[str, Any]] = {
                      "seats": [{"seat": 2, "stack": 1000}, {"seat": 4, "stack": 640},
                                {"seat": 0, "stack": 1210}],
                      "commitment": COMMITMENT, "bomb_pot": 0, "run_it_twice": False,
-                     "game": "nlhe"},
+                     "game": "nlhe",
+                     "stakes": {"small_blind": 5, "big_blind": 10, "ante": 0,
+                                "big_blind_ante": False, "straddle": 0}},
     "ante_posted": {"type": "ante_posted", "seat": 2, "amount": 1, "all_in": False,
                     "dead": False},
     "blind_posted": {"type": "blind_posted", "seat": 2, "blind": "small", "amount": 5,

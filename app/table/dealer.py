@@ -161,6 +161,7 @@ class Dealer:
             "seats": [{"seat": s.number, "stack": s.starting_stack} for s in hand.seats],
             "commitment": proof.commitment if proof else None, "bomb_pot": bomb_pot,
             "run_it_twice": hand.run_it_twice, "game": hand.game.value,
+            "stakes": hand.stakes.to_dict(),
         }, hand_id=state.current.id)
         await self._progress(events)
 

@@ -391,3 +391,34 @@ async def test_a_deal_is_agreed_between_hands_by_every_player_and_voids_nothing(
                 and is_event("hand_started")(d)], "a hand started while the deal was put"
     for client in clients:
         assert not client.off_schema, client.off_schema
+
+
+async def test_each_hand_names_the_blinds_of_the_level_it_is_dealt_at(
+    server: LiveServer, players: Accounts, connect: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tournaments: TournamentTables = server.app.state.tournaments
+    service = tournaments.service
+    people = [await players.player(verified=False) for _ in range(2)]
+    await tournaments.stop()  # until everyone is registered
+    tid = await service.create("Levels", Rules(TournamentKind.MULTI_TABLE, LONG, table_size=3,
+                                               buy_in=20, starts_at=time.time()),
+                               created_by=None)
+    async with entrants(tournaments, tid, people, connect, FOLD) as crowd:
+        first = crowd[0].client
+        opened = await first.wait_for("table:event", is_event("hand_started"), timeout=30)
+        await first.wait_for("table:event", is_event("hand_ended"))
+        real_now = service.now
+        monkeypatch.setattr(service, "now", lambda: real_now() + 31 * 60)  # past level 1
+        await _until(lambda: service.get(tid).clock().index == 1, "level 2")
+        later = await first.wait_for(
+            "table:event", lambda d: is_event("hand_started")(d)
+            and d["event"]["stakes"]["big_blind"] == 200, timeout=30)
+        mark = len(first.received)
+        await first.ok("table:join", {"table_id": later["table_id"]})
+        snapshot = await first.wait_for("table:snapshot", after=mark)
+
+    assert opened["event"]["stakes"] | {"ante": 0} == Stakes(50, 100).to_dict()
+    assert later["event"]["stakes"] == Stakes(100, 200).to_dict()
+    # The table was opened at the first level and its config keeps those blinds: what a
+    # hand is dealt at is the hand's own.
+    assert snapshot["config"]["big_blind"] == 100

@@ -19,9 +19,15 @@ ACTOR = """() => {
 # pot leaves both players seated and the next hand clears the seats at once.
 RECORD_SEAT_EQUITY = """() => {
   window.seatEquities = [];
+  window.wonSeen = false;
+  window.equityBesideWon = false;
   new MutationObserver(() => {
     const shown = [...document.querySelectorAll(".seat-equity")].map((e) => e.textContent);
     if (shown.length) window.seatEquities.push(shown);
+    const won = [...document.querySelectorAll(".seat-badge")]
+      .some((b) => b.textContent.startsWith("Won"));
+    window.wonSeen ||= won;
+    window.equityBesideWon ||= won && shown.length > 0;
   }).observe(document.body, { childList: true, subtree: true, characterData: true });
 }"""
 
@@ -102,3 +108,6 @@ async def test_both_players_see_the_equity_of_an_all_in_on_each_street(
         assert shown and shown[0] <= streets[0], (shown, streets)
         assert any(seats <= streets[1] for seats in shown), (shown, streets)
         assert shown[-1] <= streets[2], (shown, streets)
+        # Once the hand is decided the seats say who won, without the chances beside it.
+        await page.wait_for_function("() => window.wonSeen")
+        assert not await page.evaluate("window.equityBesideWon")

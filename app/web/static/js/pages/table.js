@@ -116,9 +116,11 @@ function render() {
   watchTournament(config.tournament);
   renderInvite();
   $("table-name").textContent = config.name;
-  $("table-stakes").textContent = `${gameOf(config).name} · Blinds ${chips(config.small_blind)}/${chips(config.big_blind)}`
-    + `${config.ante ? `, ante ${chips(config.ante)}` : ""}`
-    + `${config.straddle ? `, straddle ${chips(config.straddle)}` : ""} · ${config.seats} seats`
+  // The blinds the hand on the felt is dealt at (a tournament's level), else the table's.
+  const stakes = (table.hand && table.hand.stakes) || config;
+  $("table-stakes").textContent = `${gameOf(config).name} · Blinds ${chips(stakes.small_blind)}/${chips(stakes.big_blind)}`
+    + `${stakes.ante ? `, ante ${chips(stakes.ante)}` : ""}`
+    + `${stakes.straddle ? `, straddle ${chips(stakes.straddle)}` : ""} · ${config.seats} seats`
     + `${config.run_it_twice ? " · run it twice" : ""}`
     + `${config.host ? ` · hosted by ${config.host.name}` : ""}`;
   $("felt").dataset.seats = config.seats;

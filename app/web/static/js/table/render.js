@@ -133,7 +133,8 @@ function seatNode(table, me, seatNumber, k, n, aspect, extras) {
         extras ? extras.node(player) : null,
         badges.length ? el("span", { className: "seat-badges" },
           ...badges.map((text) => el("span", { className: "seat-badge" }, text))) : null),
-      inHand && inHand.equity !== undefined
+      // The chances are news only while the board is still coming: not beside "Won 350".
+      inHand && inHand.equity !== undefined && hand.phase !== "complete"
         ? el("span", { className: "seat-equity", title: "Chance of the pot from here" },
           `${(100 * inHand.equity).toFixed(1)}%`)
         : null,

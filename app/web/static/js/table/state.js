@@ -21,7 +21,7 @@ function handFromView(handId, view) {
   return {
     id: handId, number: null, phase: view.phase, board: [...view.board], seats,
     pots: view.pots.map((p) => ({ amount: p.amount, seats: [...p.seats] })),
-    dead: 0, level: view.level || 0, actor: view.actor, awards: [],
+    dead: 0, level: view.level || 0, actor: view.actor, awards: [], stakes: view.stakes || null,
     board2: view.boards && view.boards[1] ? [...view.boards[1]] : [],
     shared: view.board.length, asked: [...(view.run_it_twice || [])],
     askDeadline: view.run_it_twice_deadline || null,
@@ -123,6 +123,7 @@ const HAND_EVENTS = {
     table.voided = null;
     table.hand = { id: handId, number: e.number, phase: "preflop", board: [], seats, pots: [],
       dead: 0, level: 0, actor: null, awards: [], commitment: e.commitment || null,
+      stakes: e.stakes || null,
       board2: [], shared: 0, asked: [], askDeadline: null };
     // Announced before the deal: what "Verify the shuffle" checks the revealed seed against.
     rememberCommitment(handId, e.commitment);
