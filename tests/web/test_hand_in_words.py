@@ -83,3 +83,33 @@ async def test_the_words_name_the_category_and_its_ranks(
       return hands.map(([hole, board]) => handInWords(hole, board));
     }""", [[hole, board] for hole, board, _ in NAMED])
     assert named == [words for _, _, words in NAMED]
+
+
+SHOWDOWNS = [
+    (["9h", "7d"], ["9c", "7s", "2d", "Kc", "3h"], False,
+     "Two pair, nines and sevens", ["9h", "9c", "7d", "7s", "Kc"]),
+    (["Ah", "7d"], ["Ac", "Ks", "2d", "9c", "4h"], False,
+     "Pair of aces", ["Ah", "Ac", "Ks", "9c", "7d"]),
+    (["5h", "4d"], ["3c", "2s", "Ad", "Kc", "Qh"], False,
+     "Straight, five high", ["5h", "4d", "3c", "2s", "Ad"]),
+    (["6h", "Kd"], ["6c", "Ks", "6d", "2c", "3c"], False,
+     "Full house, sixes full of kings", ["6h", "6c", "6d", "Kd", "Ks"]),
+    (["Ah", "Kh", "2c", "3d"], ["Qh", "Jh", "Th", "9s", "8s"], True,
+     "Royal flush", ["Ah", "Kh", "Qh", "Jh", "Th"]),
+]
+
+
+async def test_a_showdown_names_the_winning_hand_with_its_ranks_and_its_cards_in_order(
+    visitors: Visitors, live_server: LiveServer
+) -> None:
+    page = (await visitors.new(viewport=DESKTOP)).page
+    await page.goto("/")
+    shown = await page.evaluate("""async (hands) => {
+      const { showdownHand } = await import("/static/js/table/besthand.js");
+      return hands.map(([hole, board, omaha]) => showdownHand(hole, board, { omaha }));
+    }""", [[hole, board, omaha] for hole, board, omaha, _, _ in SHOWDOWNS])
+    assert shown == [{"name": name, "cards": cards} for _, _, _, name, cards in SHOWDOWNS]
+    for hole, board, omaha, name, _ in SHOWDOWNS:
+        if not omaha:
+            value = evaluate(parse_cards(" ".join(hole + board)))
+            assert name.startswith(OPENINGS[value.category] or "Royal"), (name, value)

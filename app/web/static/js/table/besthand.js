@@ -2,6 +2,8 @@
 // board), to highlight them after the showdown. The server names the winner and the
 // hand; this only picks the cards to light up.
 
+import { gameOf } from "../games.js";
+
 const ORDER = "23456789TJQKA";
 
 function value(card) {
@@ -95,6 +97,36 @@ function words([category, a, b]) {
     case 1: return `Pair of ${plural(a)}`;
     default: return `${NAMES[a][0].toUpperCase()}${NAMES[a].slice(1)} high`;
   }
+}
+
+// Five cards in the order a hand is read: the biggest group first, then by rank, a
+// straight from its top card down (a wheel's ace last).
+function inOrder(cards) {
+  const [category, high] = score(cards);
+  const counts = new Map();
+  for (const c of cards) counts.set(value(c), (counts.get(value(c)) || 0) + 1);
+  const straight = category === 4 || category === 8;
+  const rank = (c) => (straight && high === 3 && value(c) === 12 ? -1 : value(c));
+  return [...cards].sort((a, b) => (straight ? 0 : counts.get(value(b)) - counts.get(value(a)))
+    || rank(b) - rank(a));
+}
+
+// The hand that won at the showdown: its name with its ranks ("Two pair, nines and
+// sevens") and its five cards in order; null while a card is unknown.
+export function showdownHand(hole, board, { omaha = false } = {}) {
+  const best = bestFive(hole, board, { omaha });
+  if (!best.length) return null;
+  return { name: words(score(best)), cards: inOrder(best) };
+}
+
+// The winning hand of a pot awarded at a showdown (`award`, a pot_awarded event), named
+// with its ranks, with its cards in order; null when no cards were shown for it.
+export function winningHand(table, award) {
+  const hand = table.hand;
+  if (!award.hand || !hand || !hand.seats[award.seats[0]]) return null;
+  const hole = hand.seats[award.seats[0]].cards;
+  const board = award.run === 1 ? hand.board2 : hand.board;
+  return hole ? showdownHand(hole, board, { omaha: gameOf(table.config).omaha }) : null;
 }
 
 // Four cards of one suit among `cards`, short of a flush, with cards still to come.

@@ -2,6 +2,7 @@
 
 import { cardName } from "../cards.js";
 import { chips } from "../format.js";
+import { winningHand } from "./besthand.js";
 import { nameOf } from "./state.js";
 
 const STREETS = { flop: "Flop", turn: "Turn", river: "River" };
@@ -61,7 +62,9 @@ export function describe(table, message, me, mySeat) {
       const names = e.seats.map((seat) => nameOf(table, seat)).join(" and ");
       const pot = e.pot === 0 ? "the pot" : `side pot ${e.pot}`;
       const half = twice(table) ? ` on board ${e.run + 1}` : "";
-      return `${names} ${e.seats.length > 1 ? "split" : "wins"} ${pot}${half} (${chips(e.amount)})${e.hand ? ` with ${handName(e.hand)}` : ""}`;
+      const shown = e.hand ? winningHand(table, e) : null;
+      const named = shown ? ` with ${shown.name.toLowerCase()}: ${cards(shown.cards)}` : e.hand ? ` with ${handName(e.hand)}` : "";
+      return `${names} ${e.seats.length > 1 ? "split" : "wins"} ${pot}${half} (${chips(e.amount)})${named}`;
     }
     case "hand_ended": return null;
     case "hand_voided": return `Hand cancelled: ${e.reason}. Stacks are back to where they were.`;

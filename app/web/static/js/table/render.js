@@ -3,7 +3,7 @@
 import { cardElement, cardRow, slotElement } from "../cards.js";
 import { chips, el, icon } from "../format.js";
 import { gameOf } from "../games.js";
-import { bestFive, handInWords } from "./besthand.js";
+import { handInWords, winningHand } from "./besthand.js";
 import { handName, twice } from "./log.js";
 import { mySeat, nameOf, potCollected, potTotal } from "./state.js";
 
@@ -258,28 +258,21 @@ function handResultLines(table) {
     const board = two ? `Board ${award.run + 1}: ` : "";
     const line = el("p", { className: "result-line", dataset: { run: award.run || 0 } },
       `${board}${names} ${verb} ${chips(award.amount)}${from}`);
-    if (award.hand) line.append(" with ", el("strong", { className: "hand-name" }, handName(award.hand)));
-    const cards = winningCardsOf(table, award);
-    if (cards.length) line.append(" ", cardRow(cards, { className: "cards-sm result-cards" }));
+    const shown = winningHand(table, award);
+    if (award.hand) line.append(" with ", el("strong", { className: "hand-name" }, shown ? shown.name : handName(award.hand)));
+    if (shown) line.append(" ", cardRow(shown.cards, { className: "cards-sm result-cards" }));
     return line;
   });
 }
 
-function winningCardsOf(table, award) {
-  const hand = table.hand;
-  if (!award.hand || !hand) return [];
-  const hole = hand.seats[award.seats[0]].cards;
-  const board = award.run === 1 ? hand.board2 : hand.board;
-  return hole ? bestFive(hole, board, { omaha: gameOf(table.config).omaha }) : [];
-}
 
 // The cards that won the first pot settled on board `run` (0 or 1).
 function winningCards(table, run) {
   const hand = table.hand;
   if (!hand || hand.phase !== "complete") return null;
   const award = hand.awards.find((a) => (a.run || 0) === run);
-  const cards = award ? winningCardsOf(table, award) : [];
-  return cards.length ? new Set(cards) : null;
+  const shown = award ? winningHand(table, award) : null;
+  return shown ? new Set(shown.cards) : null;
 }
 
 const WHO = new Intl.ListFormat("en-GB", { style: "long", type: "conjunction" });
