@@ -467,7 +467,9 @@ class Snapshot(Message):
     chat: list[ChatLine]
     waiting: int
     you: dict[str, Any] | None = Field(
-        description="Your seat, time bank and waiting-list place, when you have any"
+        description="Your seat, time bank and waiting-list place, when you have any, and "
+        "`bought_in`: the chips you bought in since you sat down (the buy-in and every "
+        "top-up), so your stack less it is what this sitting has won or lost"
     )
     fairness: FairnessPublic
     hosting: dict[str, Any] | None = Field(

@@ -144,6 +144,9 @@ class Player:
     paid_out: int = 0
     successor: Successor | None = None
     client_seed: str | None = None
+    # Chips bought in since sitting down (the buy-in and every top-up): the stack less
+    # this is what the sitting has won or lost.
+    bought_in: int = 0
 
     @property
     def user_id(self) -> int | None:
@@ -172,7 +175,7 @@ class Player:
                 {"person": self.successor.person.to_dict(), "buy_in": self.successor.buy_in}
                 if self.successor else None
             ),
-            "client_seed": self.client_seed,
+            "client_seed": self.client_seed, "bought_in": self.bought_in,
         }
 
     @classmethod
@@ -190,6 +193,8 @@ class Player:
                 if successor else None
             ),
             client_seed=data.get("client_seed"),
+            # A state stored before sittings were counted starts counting from its stack.
+            bought_in=data.get("bought_in", data["stack"]),
         )
 
 

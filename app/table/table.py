@@ -388,7 +388,8 @@ class Table:
             if bot is not None:
                 gone = self.core.vacate(bot)
                 payouts = (gone,) if gone else ()
-            player = Player(seat, person, buy_in, time_bank=self.core.settings.time_bank_seconds)
+            player = Player(seat, person, buy_in, time_bank=self.core.settings.time_bank_seconds,
+                            bought_in=buy_in)
             self.state.players[seat] = player
             self.core.announce_sat(player)
         # Counted where every process sees it, in the transaction that seats the person.
@@ -460,6 +461,7 @@ class Table:
         def change() -> Movement:
             held = self.state.players[seat]
             held.stack += amount
+            held.bought_in += amount
             self.core.event({"type": "stack_changed", "seat": seat, "stack": held.stack,
                              "added": amount})
             return Movement(buy_ins=(Transfer(viewer.user_id, amount),))

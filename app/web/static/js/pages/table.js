@@ -1,7 +1,7 @@
 import { api } from "../api.js";
 import { newClientSeed } from "../fairness.js";
 import { bindForm, setStatus } from "../forms.js";
-import { chips, el, ordinal } from "../format.js";
+import { chips, el, ordinal, signed } from "../format.js";
 import { gameOf } from "../games.js";
 import { currentUser, loginUrl, setBalance } from "../session.js";
 import { connect, request, showFatal, SocketMissing } from "../socket.js";
@@ -66,8 +66,17 @@ function renderTools() {
   $("unwait").hidden = !waitingPlace;
   $("ledger-line").hidden = !me || Boolean(table.config.tournament);
   const role = $("table-role");
-  role.textContent = taken ? `Seat ${seat + 1}` : waitingPlace ? `Waiting list #${waitingPlace}` : "Watching";
+  role.textContent = taken ? `Seat ${seat + 1}${sittingNet(taken)}` : waitingPlace ? `Waiting list #${waitingPlace}` : "Watching";
   role.className = `badge ${taken ? "badge-ok" : ""}`;
+}
+
+// What this sitting has won or lost so far (your stack between hands less what you bought
+// in since you sat down); nothing at a tournament, where the stack is not yours to keep.
+function sittingNet(taken) {
+  const bought = table.you ? table.you.bought_in : null;
+  if (bought === null || bought === undefined || table.config.tournament) return "";
+  const net = taken.stack - bought;
+  return ` · ${net ? signed(net) : "even"}`;
 }
 
 function renderInvite() {
