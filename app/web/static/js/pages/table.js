@@ -9,6 +9,7 @@ import { ActionBar } from "../table/actions.js";
 import { TurnAlerts } from "../table/alerts.js";
 import { applyHostEvent, describeHost, emptyHosting, HostPanel } from "../table/host.js";
 import { SeatExtras } from "../table/hud.js";
+import { SeatSettings } from "../table/preferences.js";
 import { describe } from "../table/log.js";
 import { measureFelt, renderCenter, renderSeats } from "../table/render.js";
 import { applyEvent, applySnapshot, applyTurn, emptyTable, inLiveHand, mySeat } from "../table/state.js";
@@ -139,6 +140,8 @@ function render() {
   renderCenter(table, me);
   renderTools();
   hostPanel.render(table, me);
+  seatSettings.render(table);
+  seatSettings.sync(table);
   actionBar.update(table, table.turn, mySeat(table, me));
   const turn = table.turn;
   alerts.update(turn, Boolean(turn && turn.legal_actions && turn.seat === mySeat(table, me)
@@ -261,7 +264,11 @@ async function answerRunTwice(agree) {
 $("run-twice-yes").addEventListener("click", () => answerRunTwice(true));
 $("run-twice-no").addEventListener("click", () => answerRunTwice(false));
 
-const alerts = new TurnAlerts({ soundButton: $("sound-toggle"), notifyButton: $("notify-toggle") });
+const seatSettings = new SeatSettings(me, {
+  send: (payload) => request(socket, "table:preferences", { table_id: tableId, ...payload }),
+  onMessage: message,
+});
+const alerts = new TurnAlerts({ soundButton: $("sound-toggle"), notifyButton: $("notify-toggle"), user: me });
 $("hud-toggle").hidden = !me;
 $("hud-on").checked = extras.enabled;
 $("hud-on").addEventListener("change", () => extras.setEnabled($("hud-on").checked));
@@ -342,6 +349,10 @@ function listen() {
       message("The seat offer ran out.");
     } else if (notice.kind === "seat_refused") {
       message(`The host turned your seat request down: ${notice.reason}`);
+    } else if (notice.kind === "auto_top_up_stopped") {
+      seatSettings.autoTopUpStopped();
+      message(`Auto top-up stopped: your credits could not pay ${chips(notice.amount)}.`);
+      render();
     } else if (notice.kind === "sat_out") {
       message("You were sat out. Press “Sit in” to be dealt in again.");
     }
