@@ -298,12 +298,16 @@ class Dealer:
             limit = min(limit, self.core.settings.showdown_seconds)
         turn = Turn(current.id, seat, 0, self.core.now() + limit, showdown)
         self.turn = turn
+        if showdown and player.auto_muck and not player.is_bot:
+            # At the showdown only a hand already beaten is asked: auto-muck mucks it
+            # without asking (nobody is shown a turn).
+            self.core.mailbox.later("turn", 0, self._auto, turn.token)
+            return
         self._announce(turn)
         if player.is_bot:
             self.core.mailbox.later("turn", self.core.settings.bot_delay_seconds,
                                      self._bot_move, turn.token)
-        elif _absent(player) or (showdown and player.auto_muck):
-            # At the showdown only a hand already beaten is asked: auto-muck mucks it.
+        elif _absent(player):
             self.core.mailbox.later("turn", 0, self._auto, turn.token)
         else:
             self.core.mailbox.later("turn", limit, self._timed_out, turn.token)

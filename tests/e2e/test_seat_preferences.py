@@ -28,6 +28,12 @@ async def test_auto_muck_mucks_a_beaten_hand_at_the_showdown_without_asking(
     for seat in (1, 1, 0, 1, 0, 1, 0):
         await table.act("check", seat=seat)
     ended = await table.hand_ended()
+    # Nobody is asked: no showdown turn is announced to anyone.
+    showdown_turns = [t for n, t in beaten.received if n == "table:turn"
+                      and t["hand_id"] == ended["hand_id"] and t["to_call"] == 0
+                      and t["seat"] == 0 and t.get("legal_actions")
+                      and {a["action"] for a in t["legal_actions"]} == {"show", "muck"}]
+    assert showdown_turns == []
     events = [e["type"] for e in beaten.events(table.id)]
     assert "hand_mucked" in events and events.index("hand_mucked") < events.index("hand_ended")
     final = dict(zip(ended["event"]["seats"], ended["event"]["stacks"], strict=True))
