@@ -24,11 +24,13 @@ Page = Annotated[int, Query(ge=1, le=1_000_000)]
 PerPage = Annotated[int, Query(ge=1, le=200)]
 
 
-def hand_public(hand: HandRecord, player: HandPlayer | None) -> HandPublic:
+def hand_public(hand: HandRecord, player: HandPlayer | None,
+                table_name: str | None = None) -> HandPublic:
     """A stored hand as its list entry (``net``/``seat``: the reader's, when dealt in)."""
     return HandPublic(id=hand.id, table_id=hand.table_id, number=hand.number, pot=hand.pot,
                       started_at=hand.started_at, ended_at=hand.ended_at,
-                      net=player.net if player else None, seat=player.seat if player else None)
+                      net=player.net if player else None, seat=player.seat if player else None,
+                      table_name=table_name)
 
 
 @router.get("/hands")
@@ -36,18 +38,22 @@ async def list_hands(
     user: CurrentUser,
     session: DbSession,
     mine: Annotated[bool, Query(description="Only hands you were dealt into")] = True,
+    table_id: Annotated[str | None, Query(min_length=1, max_length=64,
+                                          description="Only the hands of this table")] = None,
     page: Page = 1,
     per_page: PerPage = 50,
 ) -> HandsPublic:
-    """Hands you were dealt into, newest first (admins: every hand with mine=false)."""
+    """Hands you were dealt into, newest first, with each table's name (admins: every
+    hand with mine=false)."""
     offset = (page - 1) * per_page
     if mine:
-        rows, count = await service.hands_of(session, user.id, offset=offset, limit=per_page)
-        items = [hand_public(hand, player) for hand, player in rows]
+        rows, count = await service.hands_of(session, user.id, table_id=table_id,
+                                             offset=offset, limit=per_page)
+        items = [hand_public(hand, player, name) for hand, player, name in rows]
     else:
         if user.role is not Role.ADMIN:
             raise AdminRequired("only admins may list every hand")
-        hands, count = await service.all_hands(session, table_id=None, offset=offset,
+        hands, count = await service.all_hands(session, table_id=table_id, offset=offset,
                                                limit=per_page)
         items = [hand_public(hand, None) for hand in hands]
     return HandsPublic(items=items, count=count, page=page, per_page=per_page)

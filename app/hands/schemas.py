@@ -22,6 +22,8 @@ class HandPublic(BaseModel):
     ended_at: datetime
     net: int | None
     seat: int | None
+    table_name: str | None = Field(
+        default=None, description="The table's name (in lists of your hands)")
 
 
 class HandDetail(HandPublic):

@@ -22,21 +22,29 @@ class HandNotFound(HoldemError):
 
 
 Row = tuple[HandRecord, HandPlayer | None]
+# A hand you were dealt into, your part in it and its table's name.
+Yours = tuple[HandRecord, HandPlayer, str | None]
 
 
 async def hands_of(
-    session: AsyncSession, user_id: int, *, offset: int, limit: int
-) -> tuple[list[Row], int]:
-    """One page of the hands a player was dealt into, newest first, and their number."""
+    session: AsyncSession, user_id: int, *, table_id: str | None, offset: int, limit: int
+) -> tuple[list[Yours], int]:
+    """One page of the hands a player was dealt into (optionally at one table), newest
+    first, each with its table's name, and their number."""
+    where = [HandPlayer.user_id == user_id]
+    if table_id:
+        where.append(HandRecord.table_id == table_id)
     count = await session.scalar(
-        select(func.count()).select_from(HandPlayer).where(HandPlayer.user_id == user_id))
+        select(func.count()).select_from(HandPlayer)
+        .join(HandRecord, HandPlayer.hand_id == HandRecord.id).where(*where))
     rows = await session.execute(
-        select(HandRecord, HandPlayer)
+        select(HandRecord, HandPlayer, TableRecord.name)
         .join(HandPlayer, HandPlayer.hand_id == HandRecord.id)
-        .where(HandPlayer.user_id == user_id)
+        .outerjoin(TableRecord, TableRecord.id == HandRecord.table_id)
+        .where(*where)
         .order_by(HandRecord.ended_at.desc(), HandRecord.id)
         .offset(offset).limit(limit))
-    return [(hand, player) for hand, player in rows.all()], int(count or 0)
+    return [(hand, player, name) for hand, player, name in rows.all()], int(count or 0)
 
 
 async def all_hands(

@@ -107,6 +107,12 @@ async def stats(request: Request) -> HTMLResponse:
     return page(request, "stats", title="Your stats")
 
 
+@router.get("/history")
+async def hand_history(request: Request) -> HTMLResponse:
+    """Every hand you were dealt into, a page at a time, each in the replayer."""
+    return page(request, "history", title="Your hands")
+
+
 @router.get("/table/{table_id}")
 async def table(request: Request, table_id: TableId) -> HTMLResponse:
     """One table, to play or to watch."""

@@ -24,6 +24,21 @@ async def _fold_one_hand(server: LiveServer, players: Accounts, connect: Any) ->
     return table
 
 
+async def test_your_hands_name_their_table_and_can_be_read_one_table_at_a_time(
+    server: LiveServer, players: Accounts, connect: Any, http: httpx.AsyncClient
+) -> None:
+    table = await _fold_one_hand(server, players, connect)
+    winner = table.players[0]
+    listed = (await http.get("/hands", params={"table_id": table.id},
+                             headers=winner.headers)).json()
+    assert listed["count"] == 1 and listed["items"][0]["table_name"] == "test table"
+    other = (await http.get("/hands", params={"table_id": "elsewhere"},
+                            headers=winner.headers)).json()
+    assert (other["count"], other["items"]) == (0, [])
+    too_long = await http.get("/hands", params={"table_id": "x" * 65}, headers=winner.headers)
+    assert too_long.status_code == 422 and too_long.json()["error"]["code"] == "invalid_payload"
+
+
 async def test_players_dealt_in_read_their_hands_and_stats_and_others_cannot(
     server: LiveServer, players: Accounts, connect: Any, http: httpx.AsyncClient
 ) -> None:

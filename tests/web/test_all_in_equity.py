@@ -41,17 +41,21 @@ async def first_to_act(pages: list[Page]) -> Page:
 
 
 async def heads_up_all_in(visitors: Visitors, mailbox: Mailbox, name: str, *,
-                          run_it_twice: bool = False) -> tuple[list[Page], Page, Page]:
+                          run_it_twice: bool = False, viewport: dict[str, int] | None = None,
+                          ) -> tuple[list[Page], Page, Page]:
     """Ivy and Jon sit heads-up (:func:`heads_up`), the first to act goes all in and the
     other calls: both pages, the all-in's and the caller's."""
-    pages = await heads_up(visitors, mailbox, name, run_it_twice=run_it_twice)
+    pages = await heads_up(visitors, mailbox, name, run_it_twice=run_it_twice,
+                           viewport=viewport)
     return pages, *await all_in(pages)
 
 
 async def heads_up(visitors: Visitors, mailbox: Mailbox, name: str, *,
-                   run_it_twice: bool = False) -> list[Page]:
-    """Ivy opens a two-seat table without bots and Jon joins: both pages."""
-    ivy, jon = await visitors.new(), await visitors.new()
+                   run_it_twice: bool = False, viewport: dict[str, int] | None = None,
+                   ) -> list[Page]:
+    """Ivy opens a two-seat table without bots and Jon joins (at ``viewport`` size, else
+    the default): both pages."""
+    ivy, jon = await visitors.new(viewport), await visitors.new(viewport)
     await signed_in(ivy, mailbox, "Ivy")
     await signed_in(jon, mailbox, "Jon")
     await ivy.page.goto("/")

@@ -14,9 +14,10 @@ from playwright.async_api import Page, Response, expect
 from app.realtime.hosting import TableHost
 from tests.conftest import Mailbox
 from tests.poker.stacked_decks import stacked_deck
+from tests.poker.test_engine_run_it_twice import twice_deck
 from tests.web.conftest import DESKTOP, PHONE, LiveServer, Tab, Visitors, screenshot_path, signed_in
 from tests.web.test_actions import READY, heads_up
-from tests.web.test_all_in_equity import first_to_act
+from tests.web.test_all_in_equity import first_to_act, heads_up_all_in
 from tests.web.test_table import (
     PROGRESS,
     SHOWN_MESSAGES,
@@ -76,6 +77,45 @@ LAYOUT_PROBLEMS = """() => {
   return problems;
 }"""
 
+# What covers what in the felt's middle and around the seats: the result lines, the
+# boards and the pots never cover a seat or its cards; no bet hides under a seat; the
+# dealer button lies on no card, bet or result; nothing leaves the screen's width.
+FELT_PROBLEMS = """() => {
+  const box = (e) => e.getBoundingClientRect();
+  const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
+    && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const shown = (selector) => [...document.querySelectorAll(selector)]
+    .filter((e) => e.getClientRects().length);
+  const name = (e) => e.id ? `#${e.id}` : e.className.split(" ")[0];
+  const problems = [];
+  const seats = shown(".seat:not(.empty)");
+  const seatParts = seats.flatMap((s) => [...s.querySelectorAll(".seat-box, .seat-cards")]);
+  const middle = shown(".result-line, #board .pcard, #board-second .pcard, #pots > *");
+  for (const part of middle) {
+    for (const seat of seatParts) {
+      if (hit(box(part), box(seat))) {
+        problems.push(`${name(part)} covers seat ${seat.closest(".seat").dataset.seat}`);
+      }
+    }
+  }
+  for (const bet of shown(".bet")) {
+    for (const seat of shown(".seat-box")) {
+      const number = seat.closest(".seat").dataset.seat;
+      if (hit(box(bet), box(seat))) problems.push(`a bet hides under seat ${number}`);
+    }
+  }
+  for (const button of shown(".dealer-button")) {
+    for (const thing of shown(".pcard, .bet, .result-line")) {
+      if (hit(box(button), box(thing))) problems.push(`the dealer button lies on ${name(thing)}`);
+    }
+  }
+  for (const thing of shown(".seat, .bet, .dealer-button, .result-line, .pcard")) {
+    const r = box(thing);
+    if (r.left < -1 || r.right > innerWidth + 1) problems.push(`${name(thing)} leaves the screen`);
+  }
+  return [...new Set(problems)];
+}"""
+
 # The amounts on the felt: the collected pot, the total line, the bets in front of seats.
 POT_READING = """() => {
   const amount = (text) => Number((text || "").replace(/\\D/g, "") || 0);
@@ -117,7 +157,7 @@ async def check_or_call(page: Page) -> None:
 
 
 async def layout_problems(page: Page) -> list[str]:
-    return list(await page.evaluate(LAYOUT_PROBLEMS))
+    return list(await page.evaluate(LAYOUT_PROBLEMS)) + list(await page.evaluate(FELT_PROBLEMS))
 
 
 async def pot_reading(page: Page) -> dict[str, Any]:
@@ -400,3 +440,23 @@ async def test_no_seat_overlaps_another_or_leaves_the_screen_at_any_table_size(
     await our_turn(tab.page)
     await tab.page.screenshot(path=screenshot_path(f"table-{seats}-{viewport['width']}"))
     assert await layout_problems(tab.page) == []
+
+
+@SIZES
+async def test_nothing_covers_a_seat_when_a_hand_run_twice_shows_both_boards_and_results(
+    visitors: Visitors, live_server: LiveServer, mailbox: Mailbox, viewport: dict[str, int]
+) -> None:
+    # Aces against kings all in, run twice: the aces win both boards and the kings bust, so
+    # the finished hand stays on the felt with both boards, both results and the chances.
+    tables: TableHost = live_server.server.config.app.state.realtime.host
+    tables.services.deck_factory = lambda: twice_deck(
+        ["AhAd", "KsKc"], "2c 7d 9h 3s 4c", "5h 8s 5d Jc Qc")
+    pages, first, second = await heads_up_all_in(visitors, mailbox, "Twice", run_it_twice=True,
+                                                  viewport=viewport)
+    await first.get_by_role("button", name="Run it twice").click()
+    await second.get_by_role("button", name="Run it twice").click()
+    for page in pages:
+        await expect(page.locator("#result .result-line")).to_have_count(2)
+        await expect(page.locator("#board-second .pcard[data-card]")).to_have_count(5)
+        await page.screenshot(path=screenshot_path(f"table-twice-{viewport['width']}"))
+        assert await layout_problems(page) == []

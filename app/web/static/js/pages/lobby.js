@@ -247,7 +247,7 @@ async function showRecentHands() {
   const dialog = document.getElementById("hand-dialog");
   document.querySelector("#recent-hands tbody").replaceChildren(...hands.items.map((hand) => el("tr", {},
     el("td", {}, dateTime(hand.ended_at)),
-    el("td", {}, tables.get(hand.table_id)?.name || `#${hand.table_id.slice(0, 6)}`),
+    el("td", {}, hand.table_name || tables.get(hand.table_id)?.name || `#${hand.table_id.slice(0, 6)}`),
     el("td", { className: "num" }, hand.number),
     el("td", { className: "num" }, chips(hand.pot)),
     el("td", { className: `num ${hand.net >= 0 ? "plus" : "minus"}` }, signed(hand.net)),

@@ -3,6 +3,7 @@ import { newClientSeed } from "../fairness.js";
 import { bindForm, setStatus } from "../forms.js";
 import { chips, el, ordinal, signed } from "../format.js";
 import { gameOf } from "../games.js";
+import { showHand } from "../hands.js";
 import { currentUser, loginUrl, setBalance } from "../session.js";
 import { connect, request, showFatal, SocketMissing } from "../socket.js";
 import { ActionBar } from "../table/actions.js";
@@ -44,14 +45,29 @@ function log(text) {
   const list = $("panel-log");
   list.append(el("li", {}, text));
   while (list.children.length > 300) list.firstChild.remove();
-  list.scrollTop = list.scrollHeight;
+  toEnd(list);
+}
+
+// The log and the chat keep their latest line in view as lines arrive and when the panel
+// around them changes size (the action bar grows on your turn), unless you scrolled up to
+// read: only your own scrolling (wheel, touch, keys) decides that.
+const pinned = new Map();
+function toEnd(list) {
+  if (pinned.get(list) !== false) list.scrollTop = list.scrollHeight;
+}
+for (const list of [$("panel-log"), $("chat-lines")]) {
+  const read = () => requestAnimationFrame(() => {
+    pinned.set(list, list.scrollTop + list.clientHeight >= list.scrollHeight - 4);
+  });
+  for (const kind of ["wheel", "touchmove", "keydown"]) list.addEventListener(kind, read, { passive: true });
+  new ResizeObserver(() => toEnd(list)).observe(list);
 }
 
 function renderChat() {
   const lines = $("chat-lines");
   lines.replaceChildren(...table.chat.map((line) => el("li", {},
     el("strong", {}, `${line.player.name}: `), line.text)));
-  lines.scrollTop = lines.scrollHeight;
+  toEnd(lines);
 }
 
 function renderTools() {
@@ -472,6 +488,25 @@ tool("leave", "table:leave", (ack) => {
 tool("wait-list", "table:wait", (ack) => { table.you = { ...(table.you || {}), waiting_position: ack.position }; });
 tool("unwait", "table:unwait", () => { table.you = { ...(table.you || {}), waiting_position: null }; });
 
+// --- the last hand you played here ---------------------------------------------------
+
+$("last-hand").hidden = !me;
+$("last-hand").addEventListener("click", async () => {
+  try {
+    const hands = await api("GET", `/hands?table_id=${encodeURIComponent(tableId)}&per_page=1`);
+    if (!hands.items.length) {
+      message("You have not played a hand at this table yet.");
+      return;
+    }
+    const id = hands.items[0].id;
+    $("hand-link").href = `/history?hand=${encodeURIComponent(id)}`;
+    await showHand($("hand-dialog"), "/hands", id);
+  } catch (error) {
+    message(error.message);
+  }
+});
+$("hand-close").addEventListener("click", () => $("hand-dialog").close());
+
 // --- chat and side tabs ---------------------------------------------------------------
 
 const chatForm = $("chat-form");
@@ -499,7 +534,12 @@ function openSide(open) {
   $("table-page").classList.toggle("side-open", open);
   $("side-toggle").setAttribute("aria-expanded", String(open));
   // A hidden list does not scroll as lines arrive: shown, it opens at its latest line.
-  if (open) for (const list of [$("panel-log"), $("chat-lines")]) list.scrollTop = list.scrollHeight;
+  if (open) {
+    for (const list of [$("panel-log"), $("chat-lines")]) {
+      pinned.set(list, true);
+      toEnd(list);
+    }
+  }
 }
 $("side-toggle").addEventListener("click", () => openSide(!$("table-page").classList.contains("side-open")));
 $("side-close").addEventListener("click", () => openSide(false));

@@ -170,19 +170,49 @@ export function renderSeats(container, table, me, extras = null) {
   const nodes = [];
   for (let seat = 0; seat < n; seat += 1) {
     const k = (seat - anchor + n) % n;
-    nodes.push(seatNode(table, me, seat, k, n, aspect, extras));
+    const node = seatNode(table, me, seat, k, n, aspect, extras);
+    nodes.push(node);
+    const inwards = towardCentre(spot(k, n, 1, aspect), aspect);
     const inHand = table.hand ? table.hand.seats[seat] : null;
     if (inHand && inHand.bet > 0) {
       const bet = chipStack(inHand.bet, "bet");
       bet.setAttribute("aria-label", `${nameOf(table, seat)} bets ${chips(inHand.bet)}`);
-      nodes.push(place(bet, spot(k, n, 0.6, aspect)));
+      node.append(besideSeat(bet, inwards));
     }
     if (table.button === seat && (table.hand || Object.keys(table.seats).length)) {
       const button = el("div", { className: "dealer-button", title: "Dealer button", "aria-label": `${nameOf(table, seat)} has the dealer button` }, "D");
-      nodes.push(place(button, spot(k + 0.32, n, 0.74, aspect)));
+      node.append(besideSeat(button, turned(inwards, 1.1)));
     }
   }
   container.replaceChildren(...nodes);
+}
+
+// The direction from a seat at `point` (percentages of the felt) to the felt's centre,
+// in the felt's own proportions, scaled so its longer part is 1: a point of the seat's
+// outline is then (50% + 50% x, 50% + 50% y) of the seat.
+function towardCentre(point, aspect) {
+  const x = 50 - point.x;
+  const y = (50 - point.y) * aspect;
+  const longest = Math.max(Math.abs(x), Math.abs(y)) || 1;
+  return { x: x / longest, y: y / longest };
+}
+
+function turned({ x, y }, angle) {
+  const a = Math.cos(angle) * x - Math.sin(angle) * y;
+  const b = Math.sin(angle) * x + Math.cos(angle) * y;
+  const longest = Math.max(Math.abs(a), Math.abs(b)) || 1;
+  return { x: a / longest, y: b / longest };
+}
+
+// A bet or the dealer button just outside its seat (cards included), on the side
+// `toward` points to: never under the seat, whatever the seat's size.
+function besideSeat(node, toward) {
+  node.classList.add("beside-seat");
+  node.style.left = `${50 + 50 * toward.x}%`;
+  node.style.top = `${50 + 50 * toward.y}%`;
+  node.style.setProperty("--out-x", toward.x.toFixed(3));
+  node.style.setProperty("--out-y", toward.y.toFixed(3));
+  return node;
 }
 
 // One board: its cards (dealt ones animated), empty slots, the winning cards lit.
@@ -207,6 +237,7 @@ export function renderCenter(table, me) {
   const hand = table.hand;
   const two = twice(table);
   const winners = winningCards(table, 0);
+  document.getElementById("board").classList.toggle("twice", two);
   drawBoard(document.getElementById("board"), hand ? hand.board : [], winners, 0,
     two ? "First board" : "Board");
   const second = document.getElementById("board-second");
@@ -260,7 +291,8 @@ function handResultLines(table) {
       `${board}${names} ${verb} ${chips(award.amount)}${from}`);
     const shown = winningHand(table, award);
     if (award.hand) line.append(" with ", el("strong", { className: "hand-name" }, shown ? shown.name : handName(award.hand)));
-    if (shown) line.append(" ", cardRow(shown.cards, { className: "cards-sm result-cards" }));
+    // Two boards leave no room for the cards again: they are lit on the boards.
+    if (shown && !two) line.append(" ", cardRow(shown.cards, { className: "cards-sm result-cards" }));
     return line;
   });
 }
