@@ -15,6 +15,7 @@ from app.poker.state import Game
 from app.text import bounded
 
 TableId = Annotated[str, Field(min_length=1, max_length=32, description="The table's id")]
+Seconds = Annotated[float, Field(ge=0, le=600)]
 Chips = Annotated[int, Field(gt=0, le=10**12)]
 # The games a table deals (app.poker.state.Game's values).
 GameName = Literal["nlhe", "flhe", "plhe", "plo", "plo5"]
@@ -96,6 +97,18 @@ class TableCreate(Request):
     bot_style: Annotated[BotStyle | None, Field(strict=False)] = Field(
         default=None, description="One style for all bots; default: mixed"
     )
+    time_bank_seconds: Seconds | None = Field(
+        default=None, description="The time bank a seat starts with: extra seconds once "
+                                  "its clock runs out; default: the server's")
+    time_bank_add_seconds: Seconds | None = Field(
+        default=None, description="Seconds the bank gains every `time_bank_every_hands` "
+                                  "hands a seat is dealt into; default: the server's")
+    time_bank_every_hands: Annotated[int, Field(ge=0, le=1000)] | None = Field(
+        default=None, description="How often the bank refills, in hands dealt in (0: "
+                                  "never); default: the server's")
+    time_bank_max_seconds: Seconds | None = Field(
+        default=None, description="The most a bank holds (at least `time_bank_seconds`); "
+                                  "default: the server's")
 
     @model_validator(mode="after")
     def _consistent(self) -> TableCreate:
@@ -114,6 +127,9 @@ class TableCreate(Request):
         game = Game(self.game)
         if self.seats > game.max_seats:
             raise ValueError(f"{game.label} deals at most {game.max_seats} players")
+        if (self.time_bank_seconds is not None and self.time_bank_max_seconds is not None
+                and self.time_bank_seconds > self.time_bank_max_seconds):
+            raise ValueError("time_bank_seconds must not exceed time_bank_max_seconds")
         return self
 
 

@@ -388,7 +388,8 @@ class Table:
             if bot is not None:
                 gone = self.core.vacate(bot)
                 payouts = (gone,) if gone else ()
-            player = Player(seat, person, buy_in, time_bank=self.core.settings.time_bank_seconds)
+            player = Player(seat, person, buy_in,
+                            time_bank=self.state.config.time_bank.seconds)
             self.state.players[seat] = player
             self.core.announce_sat(player)
         # Counted where every process sees it, in the transaction that seats the person.
