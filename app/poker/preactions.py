@@ -10,7 +10,8 @@ the street it was chosen on. The rules, as the big poker rooms apply them:
 - ``call_any``: call whatever is bet (all-in for less when short), check when nothing is
   to call. Kept through raises.
 - ``fold_any`` ("fold to any bet"): fold when facing a bet, check otherwise. Kept for the
-  whole hand, street after street, until the player folds or clears it.
+  whole hand, street after street (checking does not use it up), until the player folds
+  or clears it.
 
 Every pre-action but ``fold_any`` lasts for its street only: new cards cancel it.
 
@@ -104,6 +105,11 @@ class PreAction:
         if self.intent is Intent.CHECK:
             return ActionKind.CHECK
         return ActionKind.FOLD if to_call else ActionKind.CHECK
+
+    def stays(self, to_call: int) -> bool:
+        """Whether this pre-action stays chosen once taken facing ``to_call``: "fold to any
+        bet" goes on checking until a bet comes; every other one is used up."""
+        return self.intent is Intent.FOLD_ANY and not to_call
 
     def public(self) -> dict[str, Any]:
         """As its owner sees it: ``{intent, amount}`` (the amount of a ``call`` only)."""

@@ -85,20 +85,24 @@ class PreActions:
             self._tell(current, seat, None, CANCELLED)
 
     def take(self, seat: int) -> PreAction | None:
-        """The pre-action of ``seat``, whose turn it is, if it still holds (it is used up,
-        and its owner told so)."""
+        """The pre-action of ``seat``, whose turn it is, if it still holds (used up, but
+        for a "fold to any bet" that checks; its owner is told)."""
         current = self.core.state.current
-        if current is None:
+        chosen = current.preactions.get(seat) if current is not None else None
+        if current is None or chosen is None:
             return None
-        chosen = current.preactions.pop(seat, None)
-        if chosen is None:
-            return None
-        self.core.touch()
         hand = current.hand
-        if not chosen.holds(hand.to_call(seat), hand.phase):
+        to_call = hand.to_call(seat)
+        if not chosen.holds(to_call, hand.phase):
+            del current.preactions[seat]
+            self.core.touch()
             self._tell(current, seat, None, CANCELLED)
             return None
-        self._tell(current, seat, None, APPLIED, used=chosen)
+        stays = chosen.stays(to_call)
+        if not stays:
+            del current.preactions[seat]
+            self.core.touch()
+        self._tell(current, seat, chosen if stays else None, APPLIED, used=chosen)
         return chosen
 
     def notice(self, current: HandInPlay, seat: int, chosen: PreAction | None,
