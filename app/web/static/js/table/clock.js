@@ -2,6 +2,8 @@
 // bar, labelled "Time bank" once the bank runs, and "Away" while a disconnected player's
 // short grace runs.
 
+import { el } from "../format.js";
+
 const $ = (id) => document.getElementById(id);
 
 export function secondsLeft(turn) {
@@ -15,12 +17,13 @@ export function seatClockText(turn) {
   return turn.time_bank ? `Time bank ${left}` : String(left);
 }
 
-// What your action bar says on your turn.
-export function myClockText(turn) {
+// What your action bar says on your turn: the seconds left, then what waits in the bank
+// (a phone, short of room, leaves that out).
+function myClock(turn) {
   const left = secondsLeft(turn);
-  if (turn.time_bank) return `Time bank: ${left} s left`;
+  if (turn.time_bank) return [`Time bank: ${left} s left`];
   const bank = Math.floor(turn.bank || 0);
-  return `${left} s to act${bank ? ` · time bank ${bank} s` : ""}`;
+  return [`${left} s to act`, bank ? el("span", { className: "my-clock-bank" }, ` · time bank ${bank} s`) : ""];
 }
 
 // Bring every clock on the page up to date (each render, and every second between them).
@@ -36,5 +39,5 @@ export function updateClocks(table, seat) {
   const clock = $("my-clock");
   clock.hidden = !mine;
   clock.classList.toggle("time-bank", Boolean(mine && turn.time_bank));
-  if (mine) clock.textContent = myClockText(turn);
+  if (mine) clock.replaceChildren(...myClock(turn));
 }
