@@ -24,7 +24,7 @@ from app.accounts.errors import (
 from app.accounts.hooks import AccountHooks
 from app.accounts.mail import Mailer
 from app.accounts.passwords import check_password_policy, verify_password
-from app.accounts.schemas import display_name_key
+from app.accounts.schemas import PlayerSettings, PlayerSettingsUpdate, display_name_key
 from app.accounts.service import (
     describe_duration,
     ensure_display_name_free,
@@ -70,6 +70,24 @@ async def rename(session: AsyncSession, user: User, display_name: str) -> User:
         await session.rollback()
         raise DisplayNameTaken("this display name is taken", display_name=display_name) from None
     return user
+
+
+def settings_of(user: User) -> PlayerSettings:
+    """The account's settings, each one not set yet at its default (a setting no longer
+    offered is left out)."""
+    stored = user.settings or {}
+    return PlayerSettings(**{k: v for k, v in stored.items()
+                             if k in PlayerSettings.model_fields})
+
+
+async def change_settings(session: AsyncSession, user: User,
+                          change: PlayerSettingsUpdate) -> PlayerSettings:
+    """Store the settings ``change`` gives; the others keep their value."""
+    merged = settings_of(user).model_copy(update=change.model_dump(exclude_unset=True))
+    defaults = PlayerSettings()
+    user.settings = {k: v for k, v in merged.model_dump().items() if getattr(defaults, k) != v}
+    await session.commit()
+    return merged
 
 
 async def set_avatar(

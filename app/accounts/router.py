@@ -44,6 +44,8 @@ from app.accounts.schemas import (
     Message,
     PasswordChange,
     PasswordReset,
+    PlayerSettings,
+    PlayerSettingsUpdate,
     SessionPublic,
     SignupAccepted,
     TokenRequest,
@@ -213,6 +215,14 @@ async def update_me(
     """Change the display name."""
     await profile.rename(session, user, data.display_name)
     return user_private(user, settings)
+
+
+@users_router.patch("/me/settings")
+async def update_my_settings(data: PlayerSettingsUpdate, user: CurrentUser,
+                             session: DbSession) -> PlayerSettings:
+    """Change some of your settings (those left out keep their value); they are also in
+    ``GET /users/me``."""
+    return await profile.change_settings(session, user, data)
 
 
 @users_router.put("/me/avatar")

@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Annotated
 
 from email_validator import EmailNotValidError, validate_email
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from app.db.models import LedgerReason, Role, UserStatus
 from app.text import DisplayName, skeleton
@@ -126,6 +126,46 @@ class UserPublic(BaseModel):
     avatar_url: str
 
 
+class PlayerSettings(BaseModel):
+    """How the tables look and play for you, kept on your account (every device and
+    table reads them)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    four_color_deck: bool = Field(
+        default=True, description="Diamonds blue and clubs green (false: the two-colour "
+        "deck, diamonds red and clubs black)")
+    sounds: bool = Field(default=True, description="Sounds at the table: your turn, time "
+                         "running out")
+    turn_alerts: bool = Field(default=False, description="A browser notification when it "
+                              "is your turn while the tab is hidden")
+    hud: bool = Field(default=False, description="Your stats about each opponent at their "
+                      "seat")
+    auto_muck: bool = Field(default=True, description="At the showdown, muck a hand that "
+                            "has lost at once instead of being asked")
+    auto_top_up: bool = Field(default=False, description="Before each hand, top your stack "
+                              "up to the table's maximum buy-in from your credits")
+
+
+class PlayerSettingsUpdate(BaseModel):
+    """Any of :class:`PlayerSettings`' fields; those left out keep their value."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    four_color_deck: bool | None = None
+    sounds: bool | None = None
+    turn_alerts: bool | None = None
+    hud: bool | None = None
+    auto_muck: bool | None = None
+    auto_top_up: bool | None = None
+
+    @model_validator(mode="after")
+    def _no_nulls(self) -> PlayerSettingsUpdate:
+        if nulls := sorted(f for f in self.model_fields_set if getattr(self, f) is None):
+            raise ValueError(f"{', '.join(nulls)}: give true or false, or leave it out")
+        return self
+
+
 class UserPrivate(UserPublic):
     """What the owner of an account sees."""
 
@@ -138,6 +178,7 @@ class UserPrivate(UserPublic):
     created_at: datetime
     daily_credits_available_at: datetime
     leaderboard_listed: bool
+    settings: PlayerSettings
 
 
 class SessionPublic(BaseModel):

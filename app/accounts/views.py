@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.accounts.profile import daily_credits_available_at
+from app.accounts.profile import daily_credits_available_at, settings_of
 from app.accounts.schemas import LedgerEntriesPublic, LedgerEntryPublic, UserPrivate
 from app.config import Settings
 from app.db.models import TRANSFER_REASONS, LedgerEntry, User
@@ -32,6 +32,7 @@ def user_private(user: User, settings: Settings) -> UserPrivate:
         created_at=user.created_at,
         daily_credits_available_at=daily_credits_available_at(user, settings),
         leaderboard_listed=not user.leaderboard_opt_out,
+        settings=settings_of(user),
     )
 
 

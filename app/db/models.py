@@ -157,6 +157,9 @@ class User(Base):
     token_version: Mapped[int] = mapped_column(Integer, default=0)
     balance: Mapped[int] = mapped_column(BigInteger, default=0)
     last_daily_credits_at: Mapped[datetime | None]
+    # The player's settings (app.accounts.schemas.PlayerSettings): only those changed
+    # from their defaults.
+    settings: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     ban_reason: Mapped[str | None] = mapped_column(String(200))
     banned_at: Mapped[datetime | None]
     deleted_at: Mapped[datetime | None]

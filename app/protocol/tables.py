@@ -32,6 +32,7 @@ REQUESTS = (
     Request("table:sit-out", s.TableRef),
     Request("table:sit-in", s.TableRef),
     Request("table:top-up", s.TableTopUp),
+    Request("table:preferences", s.TablePreferences),
     Request("table:wait", s.TableRef),
     Request("table:unwait", s.TableRef),
     Request("table:chat", s.TableChat),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
 
 from app.poker.bots import BotStyle
 from app.poker.events import ActionKind
@@ -172,6 +172,31 @@ class TableTopUp(TableRef):
     """``table:top-up``: add credits to your stack (between hands, up to the max buy-in)."""
 
     amount: Chips
+
+
+class TablePreferences(TableRef):
+    """``table:preferences``: your seat's preferences; those left out keep their value."""
+
+    auto_muck: StrictBool | None = Field(
+        default=None, description="At the showdown, muck a hand that has lost at once "
+        "instead of being asked to show or muck")
+    auto_top_up: StrictBool | None = Field(
+        default=None, description="Before each hand, top your stack up to the max buy-in "
+        "from your credits (turned off, with an `auto_top_up_stopped` notice, when they "
+        "cannot pay)")
+    sit_out_next_big_blind: StrictBool | None = Field(
+        default=None, description="Sit out when the big blind reaches you instead of "
+        "posting it (cleared once done)")
+
+    @model_validator(mode="after")
+    def _no_nulls(self) -> TablePreferences:
+        if nulls := sorted(f for f in self.model_fields_set if getattr(self, f) is None):
+            raise ValueError(f"{', '.join(nulls)}: give true or false, or leave it out")
+        return self
+
+    def changes(self) -> dict[str, bool]:
+        """The preferences given."""
+        return {f: getattr(self, f) for f in self.model_fields_set if f != "table_id"}
 
 
 class TableChat(TableRef):
@@ -550,7 +575,10 @@ class Snapshot(Message):
     you: dict[str, Any] | None = Field(
         description="Your `seat`, `time_bank` (seconds in your bank), `preaction` (the "
                     "pre-action you hold, as in `table:preaction`, or null), "
-                    "`claimed_seat` and `waiting_position`, when you have any"
+                    "`claimed_seat` and `waiting_position`, when you have any, and "
+        "`bought_in`: the chips you bought in since you sat down (the buy-in and every "
+        "top-up), so your stack less it is what this sitting has won or lost, and your "
+        "seat's `preferences` (as `table:preferences` sets them)"
     )
     fairness: FairnessPublic
     hosting: dict[str, Any] | None = Field(
@@ -565,7 +593,9 @@ class Notice(Message):
 
     kind: str = Field(
         description="seat_offer (with seat, expires_at, min_buy_in, max_buy_in), "
-                    "seat_offer_expired, cashed_out (with amount), session_ended (your "
+                    "seat_offer_expired, cashed_out (with amount), auto_top_up_stopped "
+                    "(with table_id and amount: your credits could not pay the top-up, "
+                    "and auto top-up is now off at that table), session_ended (your "
                     "sessions were revoked: logout, password change or reset, account "
                     "deletion, ban; the server disconnects right after), "
                     "house_cap_reached (with cap, won and resets_at: you have won the "

@@ -51,6 +51,7 @@ from app.table.history import finished_hand
 from app.table.preactions import PreActions
 from app.table.state import HandInPlay, Player, TableState
 from app.table.store import Movement, Transfer, Write
+from app.table.topup import TopUps
 from app.table.waiting import WaitingList
 
 if TYPE_CHECKING:
@@ -80,10 +81,11 @@ class Dealer:
     """Drives the hands of one table."""
 
     def __init__(self, core: TableCore, *, waiting: WaitingList, bots: BotSeats,
-                 preactions: PreActions) -> None:
+                 top_ups: TopUps, preactions: PreActions) -> None:
         self.core = core
         self.waiting = waiting
         self.bots = bots
+        self.top_ups = top_ups
         self.preactions = preactions
         self.turn: Turn | None = None
         self.tournament: TournamentHands | None = None
@@ -125,6 +127,15 @@ class Dealer:
         plan = plan_next_hand(ready, previous_button=self.state.button)
         return None if plan is None or self._only_bots(plan) else plan
 
+    def _sat_out_before_big_blind(self, plan: HandPlan) -> bool:
+        """Sit out the player due to post the big blind who asked to sit out then."""
+        player = self.state.players[plan.big_blind]
+        if not player.sit_out_next_big_blind:
+            return False
+        player.sit_out_next_big_blind = False
+        self.sit_out(player)
+        return True
+
     def _only_bots(self, plan: HandPlan) -> bool:
         return all(self.state.players[s].is_bot for s in plan.dealt_in)
 
@@ -137,6 +148,8 @@ class Dealer:
         else:
             await self.take_seats()
         plan = self._plan()
+        if plan is not None and tournament is None and self._sat_out_before_big_blind(plan):
+            plan = self._plan()
         # Draining may have begun while the seats were being filled: then no hand starts,
         # and nothing of one has changed yet.
         if plan is None or self.core.draining:
@@ -320,7 +333,8 @@ class Dealer:
         if player.is_bot:
             self.core.mailbox.later("turn", self.core.settings.bot_delay_seconds,
                                      self._bot_move, turn.token)
-        elif _absent(player):
+        elif _absent(player) or (turn.showdown and player.auto_muck):
+            # At the showdown only a hand already beaten is asked: auto-muck mucks it.
             self.core.mailbox.later("turn", 0, self._auto, turn.token)
         elif not turn.showdown and turn.seat in current.preactions:
             self.core.mailbox.later("turn", 0, self._preacted, turn.token)
@@ -602,6 +616,7 @@ class Dealer:
         else:
             await self.bots.rebuy_busted()
             await self.bots.fill()
+        await self.top_ups.before_hand()
         self.schedule_start()
 
     # ---- ending a hand -----------------------------------------------------------------

@@ -65,6 +65,8 @@ def _you(table: Seen, user_id: int) -> dict[str, Any]:
         "seat": player.seat if player else None,
         "time_bank": player.time_bank if player else None,
         "preaction": chosen.public() if chosen else None,
+        "bought_in": player.bought_in if player else None,
+        "preferences": player.preferences() if player else None,
         "claimed_seat": claim.seat if claim else None,
         "waiting_position": waiting.index(user_id) + 1 if user_id in waiting else None,
     }

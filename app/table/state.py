@@ -155,6 +155,15 @@ class Player:
     paid_out: int = 0
     successor: Successor | None = None
     client_seed: str | None = None
+    # Chips bought in since sitting down (the buy-in and every top-up): the stack less
+    # this is what the sitting has won or lost.
+    bought_in: int = 0
+    # The seat's preferences (app.table.topup): muck a lost hand at the showdown at once,
+    # top up to the max buy-in before each hand, sit out instead of posting the next
+    # big blind.
+    auto_muck: bool = False
+    auto_top_up: bool = False
+    sit_out_next_big_blind: bool = False
 
     @property
     def user_id(self) -> int | None:
@@ -172,6 +181,11 @@ class Player:
         the house's), plus the buy-in of a person who claimed a bot's seat."""
         return self.stack - self.paid_out + (self.successor.buy_in if self.successor else 0)
 
+    def preferences(self) -> dict[str, bool]:
+        """The seat's preferences, as its player sees them."""
+        return {"auto_muck": self.auto_muck, "auto_top_up": self.auto_top_up,
+                "sit_out_next_big_blind": self.sit_out_next_big_blind}
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe data."""
         return {
@@ -184,7 +198,9 @@ class Player:
                 {"person": self.successor.person.to_dict(), "buy_in": self.successor.buy_in}
                 if self.successor else None
             ),
-            "client_seed": self.client_seed,
+            "client_seed": self.client_seed, "bought_in": self.bought_in,
+            "auto_muck": self.auto_muck, "auto_top_up": self.auto_top_up,
+            "sit_out_next_big_blind": self.sit_out_next_big_blind,
         }
 
     @classmethod
@@ -203,6 +219,10 @@ class Player:
                 if successor else None
             ),
             client_seed=data.get("client_seed"),
+            # A state stored before sittings were counted starts counting from its stack.
+            bought_in=data.get("bought_in", data["stack"]),
+            auto_muck=data.get("auto_muck", False), auto_top_up=data.get("auto_top_up", False),
+            sit_out_next_big_blind=data.get("sit_out_next_big_blind", False),
         )
 
 

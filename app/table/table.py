@@ -47,7 +47,6 @@ from app.table.core import TableCore, TableServices, person_of
 from app.table.dealer import Dealer
 from app.table.errors import (
     AlreadySeated,
-    HandInProgress,
     InvalidBuyIn,
     InvalidPayload,
     InviteRequired,
@@ -60,6 +59,7 @@ from app.table.host import HostControls
 from app.table.preactions import PreActions
 from app.table.state import Player, Successor, TableState, Viewer
 from app.table.store import Movement, Transfer, within_seated_limit
+from app.table.topup import TopUps
 from app.table.waiting import WaitingList
 
 # What code outside app/table takes from here (TableServices: what opening a table takes).
@@ -96,9 +96,10 @@ class Table:
         self.core.draining = draining
         self.waiting = WaitingList(self.core)
         self.bots = BotSeats(self.core)
+        self.top_ups = TopUps(self.core)
         self.preactions = PreActions(self.core)
         self.dealer = Dealer(self.core, waiting=self.waiting, bots=self.bots,
-                             preactions=self.preactions)
+                             top_ups=self.top_ups, preactions=self.preactions)
         self.hosting = HostControls(self.core, dealer=self.dealer, seat=self.seat,
                                     remove=self.remove_user)
         self.core.rearm = self._rearm
@@ -398,7 +399,7 @@ class Table:
                 gone = self.core.vacate(bot)
                 payouts = (gone,) if gone else ()
             player = Player(seat, person, buy_in,
-                            time_bank=self.state.config.time_bank.seconds)
+                            time_bank=self.state.config.time_bank.seconds, bought_in=buy_in)
             self.state.players[seat] = player
             self.core.announce_sat(player)
         # Counted where every process sees it, in the transaction that seats the person.
@@ -458,26 +459,18 @@ class Table:
 
     async def top_up(self, viewer: Viewer, amount: int) -> dict[str, Any]:
         """Add credits to the stack between hands, up to the max buy-in."""
-        self._refuse_at_tournament("top up")
-        player = self.core.player_for(viewer)
-        if self.state.in_hand(player.seat):
-            raise HandInProgress("top up between hands")
-        room = self.state.config.max_buy_in - player.stack
-        if amount > room:
-            raise InvalidBuyIn(f"you can add at most {max(room, 0)}", min=1, max=max(room, 0))
-        seat = player.seat
-
-        def change() -> Movement:
-            held = self.state.players[seat]
-            held.stack += amount
-            self.core.event({"type": "stack_changed", "seat": seat, "stack": held.stack,
-                             "added": amount})
-            return Movement(buy_ins=(Transfer(viewer.user_id, amount),))
-
-        balances = await self.core.move_chips(change)
+        result = await self.top_ups.top_up(viewer, amount)
         self.dealer.schedule_start()
-        return {"table_id": self.id, "stack": self.state.players[seat].stack,
-                "balance": balances[viewer.user_id]}
+        return result
+
+    async def preferences(self, viewer: Viewer, changes: dict[str, bool]) -> dict[str, Any]:
+        """Set some of your seat's preferences (auto-muck, auto top-up, sitting out
+        before your next big blind); auto top-up turned on between hands tops up now."""
+        result = self.top_ups.preferences(viewer, changes)
+        if changes.get("auto_top_up"):
+            await self.top_ups.before_hand()
+            self.dealer.schedule_start()
+        return result
 
     # ---- chat ---------------------------------------------------------------------
 

@@ -45,6 +45,7 @@ VALID: dict[str, dict[str, Any]] = {
     "OutsRequest": {"hand": "AhKh", "board": "2c3d4h"},
     "LeaderboardChoice": {"listed": True},
     "NoteUpdate": {"text": "calls too much", "color": "red"},
+    "PlayerSettingsUpdate": {"auto_muck": False},
 }
 # One value of each JSON type, and the schema types that would accept it.
 VALUES: list[tuple[Any, set[str]]] = [

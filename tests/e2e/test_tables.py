@@ -107,6 +107,15 @@ async def test_top_up_between_hands_up_to_the_max_buy_in(
     await player.wait_for("table:turn")
     during = await player.call("table:top-up", {"table_id": table.id, "amount": 100})
     assert during["error"]["code"] == "hand_in_progress"
+    # What the sitting bought in (the buy-in and the top-up), for its won-or-lost figure;
+    # a refused top-up adds nothing. Nobody else's is told.
+    mark = len(player.received)
+    await player.ok("table:join", {"table_id": table.id})
+    mine = await player.wait_for("table:snapshot", after=mark)
+    assert mine["you"]["bought_in"] == 800
+    mark = len(other.received)
+    await other.ok("table:join", {"table_id": table.id})
+    assert (await other.wait_for("table:snapshot", after=mark))["you"]["bought_in"] == 500
 
 
 async def test_sitting_out_stops_the_deal_and_sitting_in_resumes_it(

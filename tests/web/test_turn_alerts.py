@@ -42,11 +42,19 @@ OBSERVED = """() => {
   Object.defineProperty(window, "Notification", { value: Shown, configurable: true });
   Object.defineProperty(document, "hidden", { get: () => window.tabHidden === true });
 }"""
-# The tab is hidden and turn alerts were turned on earlier (the browser keeps the choice).
-HIDDEN_WITH_ALERTS = """() => {
+# The tab is hidden and the browser allowed notifications earlier.
+HIDDEN_WITH_PERMISSION = """() => {
   window.tabHidden = true;
   Notification.permission = "granted";
-  localStorage.setItem("holdem:notify", "on");
+}"""
+# Turn alerts were turned on earlier: a setting of the account.
+ALERTS_ON = """async () => {
+  const { api } = await import("/static/js/api.js");
+  await api("PATCH", "/users/me/settings", { turn_alerts: true });
+}"""
+SETTINGS = """async () => {
+  const { api } = await import("/static/js/api.js");
+  return (await api("GET", "/users/me")).settings;
 }"""
 
 
@@ -56,11 +64,14 @@ def server_settings() -> dict[str, Any]:
 
 
 async def seated(visitors: Visitors, mailbox: Mailbox, viewport: dict[str, int],
-                 *scripts: str) -> Page:
+                 *scripts: str, alerts: bool = False) -> Page:
     tab = await visitors.new(viewport=viewport)
     for script in (OBSERVED, *scripts):
         await tab.page.add_init_script(f"({script})()")
     await signed_in(tab, mailbox, "Una")
+    if alerts:
+        await tab.page.goto("/")
+        await tab.page.evaluate(ALERTS_ON)
     await create_table_with_bots(tab.page, name="Alerts", seats=3, bots=2)
     await sit(tab.page, buy_in=1_000)
     return tab.page
@@ -70,7 +81,7 @@ async def seated(visitors: Visitors, mailbox: Mailbox, viewport: dict[str, int],
 async def test_your_turn_sounds_shows_in_the_title_and_notifies_a_hidden_tab(
     visitors: Visitors, live_server: LiveServer, mailbox: Mailbox, viewport: dict[str, int]
 ) -> None:
-    page = await seated(visitors, mailbox, viewport, HIDDEN_WITH_ALERTS)
+    page = await seated(visitors, mailbox, viewport, HIDDEN_WITH_PERMISSION, alerts=True)
     await our_turn(page)
     await expect(page).to_have_title("▶ Your turn · Alerts · holdem-server")
     assert 880 in await page.evaluate("window.tones")
@@ -88,8 +99,13 @@ async def test_turning_alerts_on_asks_the_browser_and_is_kept(
     notify = page.locator("#notify-toggle")
     await notify.click()
     await expect(notify).to_have_text("Turn alerts on")
-    assert await page.evaluate("[Notification.permission, localStorage.getItem('holdem:notify')]"
-                               ) == ["granted", "on"]
+    assert await page.evaluate("() => Notification.permission") == "granted"
+    # Kept on the account: the next page (or device) reads it from there.
+    for _ in range(50):
+        if (await page.evaluate(SETTINGS))["turn_alerts"]:
+            break
+        await page.wait_for_timeout(100)
+    assert (await page.evaluate(SETTINGS))["turn_alerts"] is True
     await notify.click()
     await expect(notify).to_have_text("Turn alerts off")
 

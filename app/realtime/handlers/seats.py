@@ -57,6 +57,12 @@ def register(realtime: Realtime) -> None:
         result: Result = await table.ask(table.top_up, viewer, data.amount)
         return result
 
+    @on("table:preferences", schemas.TablePreferences, table=True)
+    async def preferences(sid: str, viewer: Viewer, data: schemas.TablePreferences) -> Result:
+        table = host.get(data.table_id)
+        result: Result = await table.ask(table.preferences, viewer, data.changes())
+        return result
+
     @on("table:chat", schemas.TableChat, table=True)
     async def chat(sid: str, viewer: Viewer, data: schemas.TableChat) -> Result:
         table = host.get(data.table_id)

@@ -1,6 +1,7 @@
 // Who is signed in, and the header that shows it.
 
 import { api, ApiError, cookie, CSRF_COOKIE } from "./api.js";
+import { applyDeck, settingsOf } from "./settings.js";
 
 let current;
 let loading = null;
@@ -25,6 +26,7 @@ async function load() {
   }
   current = user;
   renderNav(current);
+  applyDeck(settingsOf(current));
   return current;
 }
 

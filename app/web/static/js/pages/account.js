@@ -2,8 +2,10 @@ import { api, ApiError } from "../api.js";
 import { bindForm, clearErrors, setStatus } from "../forms.js";
 import { chips, date, dateTime, el, ledgerReason, signed } from "../format.js";
 import { renderNav, requireUser, setBalance } from "../session.js";
+import { changeSetting } from "../settings.js";
 
 const PER_PAGE = 10;
+const settingsForm = document.getElementById("settings-form");
 let user = await requireUser();
 let ledgerPage = 1;
 
@@ -16,6 +18,7 @@ function showUser() {
   document.getElementById("avatar-preview").src = `${user.avatar_url}?t=${Date.now()}`;
   document.getElementById("name-display_name").value = user.display_name || "";
   document.getElementById("leaderboard-listed").checked = user.leaderboard_listed;
+  for (const box of settingsForm.querySelectorAll("input[type=checkbox]")) box.checked = user.settings[box.name];
   document.getElementById("fact-email").textContent = user.email;
   document.getElementById("fact-since").textContent = date(user.created_at);
   document.getElementById("balance").textContent = chips(user.balance);
@@ -96,6 +99,17 @@ bindForm(nameForm, async (values) => {
   showUser();
   renderNav(user);
   setStatus(nameForm, "Name saved.", "ok");
+});
+
+settingsForm.addEventListener("change", async (event) => {
+  const box = event.target;
+  try {
+    await changeSetting(user, box.name, box.checked);
+    setStatus(settingsForm, "Saved.", "ok");
+  } catch (error) {
+    box.checked = !box.checked;
+    setStatus(settingsForm, error.message, "error");
+  }
 });
 
 const leaderboardForm = document.getElementById("leaderboard-form");

@@ -1,7 +1,7 @@
 import { api } from "../api.js";
 import { newClientSeed } from "../fairness.js";
 import { bindForm, setStatus } from "../forms.js";
-import { chips, el, ordinal } from "../format.js";
+import { chips, el, ordinal, signed } from "../format.js";
 import { gameOf } from "../games.js";
 import { currentUser, loginUrl, setBalance } from "../session.js";
 import { connect, request, showFatal, SocketMissing } from "../socket.js";
@@ -10,6 +10,7 @@ import { TurnAlerts } from "../table/alerts.js";
 import { updateClocks } from "../table/clock.js";
 import { applyHostEvent, describeHost, emptyHosting, HostPanel } from "../table/host.js";
 import { SeatExtras } from "../table/hud.js";
+import { SeatSettings } from "../table/preferences.js";
 import { describe } from "../table/log.js";
 import { PreActionBoxes } from "../table/preactions.js";
 import { measureFelt, renderCenter, renderSeats } from "../table/render.js";
@@ -68,8 +69,17 @@ function renderTools() {
   $("unwait").hidden = !waitingPlace;
   $("ledger-line").hidden = !me || Boolean(table.config.tournament);
   const role = $("table-role");
-  role.textContent = taken ? `Seat ${seat + 1}` : waitingPlace ? `Waiting list #${waitingPlace}` : "Watching";
+  role.textContent = taken ? `Seat ${seat + 1}${sittingNet(taken)}` : waitingPlace ? `Waiting list #${waitingPlace}` : "Watching";
   role.className = `badge ${taken ? "badge-ok" : ""}`;
+}
+
+// What this sitting has won or lost so far (your stack between hands less what you bought
+// in since you sat down); nothing at a tournament, where the stack is not yours to keep.
+function sittingNet(taken) {
+  const bought = table.you ? table.you.bought_in : null;
+  if (bought === null || bought === undefined || table.config.tournament) return "";
+  const net = taken.stack - bought;
+  return ` · ${net ? signed(net) : "even"}`;
 }
 
 function renderInvite() {
@@ -132,6 +142,8 @@ function render() {
   renderCenter(table, me);
   renderTools();
   hostPanel.render(table, me);
+  seatSettings.render(table);
+  seatSettings.sync(table);
   actionBar.update(table, table.turn, mySeat(table, me));
   preActions.update(table, mySeat(table, me));
   updateClocks(table, mySeat(table, me));
@@ -256,7 +268,11 @@ async function answerRunTwice(agree) {
 $("run-twice-yes").addEventListener("click", () => answerRunTwice(true));
 $("run-twice-no").addEventListener("click", () => answerRunTwice(false));
 
-const alerts = new TurnAlerts({ soundButton: $("sound-toggle"), notifyButton: $("notify-toggle") });
+const seatSettings = new SeatSettings(me, {
+  send: (payload) => request(socket, "table:preferences", { table_id: tableId, ...payload }),
+  onMessage: message,
+});
+const alerts = new TurnAlerts({ soundButton: $("sound-toggle"), notifyButton: $("notify-toggle"), user: me });
 $("hud-toggle").hidden = !me;
 $("hud-on").checked = extras.enabled;
 $("hud-on").addEventListener("change", () => extras.setEnabled($("hud-on").checked));
@@ -346,6 +362,10 @@ function listen() {
       message("The seat offer ran out.");
     } else if (notice.kind === "seat_refused") {
       message(`The host turned your seat request down: ${notice.reason}`);
+    } else if (notice.kind === "auto_top_up_stopped") {
+      seatSettings.autoTopUpStopped();
+      message(`Auto top-up stopped: your credits could not pay ${chips(notice.amount)}.`);
+      render();
     } else if (notice.kind === "sat_out") {
       message("You were sat out. Press “Sit in” to be dealt in again.");
     }

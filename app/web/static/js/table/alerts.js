@@ -1,18 +1,20 @@
 // Telling you it is your turn when you look elsewhere: a sound, the tab's title, and (if
 // you ask for it) a browser notification while the tab is hidden; and a warning sound
 // when your time is about to run out. The sounds are made with the Web Audio API; your
-// choices are kept in this browser.
+// choices are your settings (settings.js: kept on your account).
 
-const SOUND_KEY = "holdem:sound";
-const NOTIFY_KEY = "holdem:notify";
+import { changeSetting, settingsOf } from "../settings.js";
+
 const WARN_SECONDS = 5;
 
 export class TurnAlerts {
-  constructor({ soundButton, notifyButton }) {
+  constructor({ soundButton, notifyButton, user }) {
     this.soundButton = soundButton;
     this.notifyButton = notifyButton;
-    this.sound = localStorage.getItem(SOUND_KEY) !== "off";
-    this.notify = localStorage.getItem(NOTIFY_KEY) === "on" && "Notification" in window
+    this.user = user;
+    const settings = settingsOf(user);
+    this.sound = settings.sounds;
+    this.notify = settings.turn_alerts && "Notification" in window
       && Notification.permission === "granted";
     this.turnKey = null;
     this.warning = null;
@@ -32,7 +34,7 @@ export class TurnAlerts {
 
   setSound(on) {
     this.sound = on;
-    localStorage.setItem(SOUND_KEY, on ? "on" : "off");
+    changeSetting(this.user, "sounds", on).catch(() => null);
     this.label();
     if (on) this.beep(660, 0.08);
   }
@@ -42,7 +44,7 @@ export class TurnAlerts {
       await Notification.requestPermission();
     }
     this.notify = !this.notify && Notification.permission === "granted";
-    localStorage.setItem(NOTIFY_KEY, this.notify ? "on" : "off");
+    changeSetting(this.user, "turn_alerts", this.notify).catch(() => null);
     this.label();
   }
 

@@ -5,8 +5,8 @@
 import { api } from "../api.js";
 import { el } from "../format.js";
 import { loadNotes, NOTE_COLORS, noteTag, saveNote } from "../notes.js";
+import { changeSetting, settingsOf } from "../settings.js";
 
-const HUD_KEY = "holdem.hud";
 const NAMES = [["vpip", "VPIP"], ["pfr", "PFR"], ["three_bet", "3-bet"], ["fold_to_three_bet", "Fold to 3-bet"],
   ["cbet", "C-bet"], ["fold_to_cbet", "Fold to c-bet"], ["af", "Aggression factor"], ["wtsd", "Went to showdown"],
   ["wsd", "Won at showdown"]];
@@ -25,7 +25,7 @@ export class SeatExtras {
   constructor(me, onChange) {
     this.me = me;
     this.onChange = onChange;
-    this.enabled = localStorage.getItem(HUD_KEY) === "on";
+    this.enabled = Boolean(me && settingsOf(me).hud);
     this.stats = new Map();
     this.notes = new Map();
     this.asked = "";
@@ -39,7 +39,7 @@ export class SeatExtras {
 
   setEnabled(on) {
     this.enabled = on;
-    localStorage.setItem(HUD_KEY, on ? "on" : "off");
+    changeSetting(this.me, "hud", on).catch(() => null);
     this.asked = "";
     if (!on) this.stats.clear();
     this.onChange();

@@ -234,7 +234,7 @@ const TABLE_EVENTS = {
   player_sat(table, e, me) {
     table.seats[e.seat] = { seat: e.seat, player: e.player, stack: e.stack, status: e.status,
       connected: true, leaving: false };
-    if (me && e.player.public_id === me.public_id) table.you = { ...(table.you || {}), seat: e.seat };
+    if (me && e.player.public_id === me.public_id) table.you = { ...(table.you || {}), seat: e.seat, bought_in: e.stack };
   },
   player_left(table, e, me) {
     if (table.hand && table.hand.seats[e.seat]) {
@@ -257,6 +257,7 @@ const TABLE_EVENTS = {
   },
   stack_changed(table, e) {
     if (table.seats[e.seat]) table.seats[e.seat].stack = e.stack;
+    if (e.added && table.you && table.you.seat === e.seat) table.you.bought_in += e.added;
   },
   chat(table, e) {
     table.chat.push({ player: e.player, text: e.text, at: e.at });
