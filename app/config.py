@@ -218,6 +218,22 @@ class Settings:
     time_bank_seconds: float = field(
         default_factory=lambda: _env_float("TIME_BANK_SECONDS", 30)
     )
+    # The time bank refills: TIME_BANK_ADD_SECONDS every TIME_BANK_EVERY_HANDS hands dealt
+    # in (0: never), up to TIME_BANK_MAX_SECONDS; unless the table sets its own.
+    time_bank_add_seconds: float = field(
+        default_factory=lambda: _env_float("TIME_BANK_ADD_SECONDS", 5)
+    )
+    time_bank_every_hands: int = field(
+        default_factory=lambda: _env_int("TIME_BANK_EVERY_HANDS", 10)
+    )
+    time_bank_max_seconds: float = field(
+        default_factory=lambda: _env_float("TIME_BANK_MAX_SECONDS", 60)
+    )
+    # A player disconnected on their turn has this long to come back (never more than
+    # their clock had left); their time bank is kept for their return.
+    disconnect_grace_seconds: float = field(
+        default_factory=lambda: _env_float("DISCONNECT_GRACE_SECONDS", 10)
+    )
     showdown_seconds: float = field(default_factory=lambda: _env_float("SHOWDOWN_SECONDS", 5))
     # How long the contenders have to answer the run-it-twice question (a time-out declines).
     run_it_twice_seconds: float = field(

@@ -18,6 +18,7 @@ MODULES = sorted([
       for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}.")),
     "app.secret_strength",
     "app.chat.wordfilter",
+    "app.table.clock",
 ])
 
 

@@ -139,12 +139,38 @@ down or comes back from sitting out waits for the big blind (`waiting_for_big_bl
 nobody ever owes missed blinds.
 
 **The clock.** Each decision has the table's `action_seconds` (20 s by default). When it
-runs out, the player's time bank (30 s per seat, spent once) starts: a new `table:turn` with
-`time_bank: true` and a later `deadline`. When that runs out too, the server checks if it
-can, else folds (mucks at the showdown). Two time-outs in a row sit the player out; a
-player sitting out for longer than the limit (10 minutes by default) is cashed out and
-stood up. Players who left or sat out during a hand have their turns checked or folded at
-once.
+runs out, the player's time bank starts: a new `table:turn` with `time_bank: true` and a
+later `deadline`; what the player uses of it is gone. Every `table:turn` carries `bank`,
+the seconds in the seat's bank. The bank refills as the table's `config.time_bank` says:
+each seat starts with `seconds` and gains `add_seconds` at the start of every
+`every_hands`-th hand it is dealt into, up to `max_seconds` (by default 30 s, plus 5 s
+every 10 hands, up to 60 s; `table:create` sets them per table). When the bank runs out
+too, the server checks if it can, else folds (mucks at the showdown). Two time-outs in a
+row sit the player out; a player sitting out for longer than the limit (10 minutes by
+default) is cashed out and stood up. Players who left or sat out during a hand have their
+turns checked or folded at once.
+
+A player who disconnects on their turn (`player_connection` with `connected: false`) gets
+a short grace to come back (10 s by default, never more than their clock had left): a new
+`table:turn` with `grace: true` and that `deadline`. A disconnected player's time bank is
+never spent (a bank running when they left stops, and what is left is kept): when the
+grace ends the turn times out. Back in time, they get a `table:turn` with `grace: false`
+and the same deadline, and their bank as usual after it. A turn that starts while the
+player is disconnected has the grace as its clock.
+
+**Pre-actions.** While others act, a player in the hand may choose what to do when their
+turn comes with `table:preact`: `check_fold` (check, or fold to a bet), `check` (only with
+nothing to call; a bet cancels it), `call` with the `amount` to call (any change of the
+bet to call cancels it), `call_any` (call any bet, raises included; check when nothing is
+to call) or `fold_any` (fold to any bet, check otherwise, for the rest of the hand).
+Every pre-action but `fold_any` lasts for the street it was chosen on. A player holds at
+most one; choosing another replaces it, `intent: null` clears it. When the turn comes the
+server takes it at once, as if the player had sent that `table:action` (the `table:turn`
+is still sent, followed by the action). A pre-action is private: only its owner is told,
+by `table:preaction` on every device (`chosen`, `cleared`, `applied`, or `cancelled` when
+it no longer fits the hand) and in their snapshot (`you.preaction`); after
+`table:join` with `since_seq`, a `table:preaction` follows the replayed messages when one
+is held. Nobody else receives anything when one is chosen, changed or cleared.
 
 ## Restarts
 
@@ -220,6 +246,7 @@ CONFIG: dict[str, Any] = {
     "run_it_twice": True, "host": {"public_id": "5d1c0e9b2a4f4b7c9e3d8a6f1b2c3d4e",
                                    "name": "Ann", "bot": None},
     "game": "nlhe",
+    "time_bank": {"seconds": 30.0, "add_seconds": 5.0, "every_hands": 10, "max_seconds": 60.0},
 }
 COMMITMENT = "11512302ec5131efcf34283d8dc36fb01c78327d37932f318561b8652299e063"
 NEXT_COMMITMENT = "0e1d2c3b4a5f6e7d8c9b0a1f2e3d4c5b6a7f8e9d0c1b2a3f4e5d6c7b8a9f0e1d"
@@ -234,7 +261,8 @@ REQUEST_EXAMPLES: dict[str, dict[str, Any]] = {
     "table:create": {"name": "Friday night", "seats": 6, "small_blind": 5, "big_blind": 10,
                      "min_buy_in": 200, "max_buy_in": 1000, "action_seconds": 20,
                      "private": False, "bots": True, "bot_count": 1, "run_it_twice": True,
-                     "game": "nlhe"},
+                     "game": "nlhe", "time_bank_seconds": 30, "time_bank_add_seconds": 5,
+                     "time_bank_every_hands": 10, "time_bank_max_seconds": 60},
     "table:quick-seat": {"small_blind": 5, "big_blind": 10, "buy_in": 500},
     "table:join": {"table_id": TABLE, "since_seq": 41},
     "table:unwatch": {"table_id": TABLE},
@@ -250,6 +278,7 @@ REQUEST_EXAMPLES: dict[str, dict[str, Any]] = {
     "table:seed": {"table_id": TABLE, "seed": "k3J9x-Qp2_Lw7Rz0"},
     "table:action": {"table_id": TABLE, "hand_id": HAND, "type": "raise", "amount": 30},
     "table:run-it-twice": {"table_id": TABLE, "hand_id": HAND, "agree": True},
+    "table:preact": {"table_id": TABLE, "hand_id": HAND, "intent": "call", "amount": 20},
     "table:host": {"table_id": TABLE, "reason": "the blinds go up at ten",
                    "control": {"action": "stakes", "small_blind": 10, "big_blind": 20,
                                "ante": 0}},
@@ -283,6 +312,8 @@ ACKS: dict[str, dict[str, Any]] = {
     "table:action": {"ok": False, "error": {
         "code": "bet_too_small", "message": "expected at least 40, got 30", "min": 40}},
     "table:run-it-twice": {"ok": True, "table_id": TABLE, "hand_id": HAND, "seq": 63},
+    "table:preact": {"ok": True, "table_id": TABLE, "hand_id": HAND,
+                     "preaction": {"intent": "call", "amount": 20}},
     "table:host": {"ok": True, "table_id": TABLE, "action": "stakes", "seq": 64},
 }
 
@@ -326,6 +357,12 @@ ACK_FIELDS: dict[str, str] = {
                     "refusal:",
     "table:run-it-twice": "`hand_id` and the table's `seq` after your answer; refused "
                           "(`wrong_phase`, `not_asked`) when nobody is asking you.",
+    "table:preact": "`hand_id` and `preaction`, the one you hold now (`{intent, amount}`, "
+                    "or null once cleared); a `table:preaction` notice tells your other "
+                    "devices. Refused with `preaction_stale` (and `to_call`, the bet to "
+                    "call now) for a `check` facing a bet or a `call` of another amount, "
+                    "`preaction_not_now` on your turn (act instead) or once you folded or "
+                    "are all-in, `stale_action` for another hand.",
     "table:host": "the `action` applied and the `seq` of its `host_control` event; "
                   "`not_host` unless you host the table (or are an admin). The controls "
                   "(`control.action`): `pause` and `resume` (a pause asked during a hand "
@@ -345,7 +382,7 @@ ACK_FIELDS: dict[str, str] = {
 
 TURN: dict[str, Any] = {
     "table_id": TABLE, "seq": 48, "hand_id": HAND, "seat": 2, "deadline": 1795323582.46,
-    "time_bank": False, "legal_actions": LEGAL, "to_call": 5,
+    "time_bank": False, "bank": 30.0, "grace": False, "legal_actions": LEGAL, "to_call": 5,
 }
 
 SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
@@ -376,7 +413,9 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
         "turn": {**TURN, "seat": 0, "legal_actions": None, "to_call": None},
         "chat": [{"player": ALICE, "text": "good luck all", "at": 1795323561.2}],
         "waiting": 0,
-        "you": {"seat": 2, "time_bank": 30.0, "bought_in": 1000,
+        "you": {"seat": 2, "time_bank": 30.0, "preaction": {"intent": "check_fold",
+                                                             "amount": None},
+                "bought_in": 1000,
                 "preferences": {"auto_muck": True, "auto_top_up": False,
                                 "sit_out_next_big_blind": False},
                 "claimed_seat": None, "waiting_position": None},
@@ -386,6 +425,8 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
                     "event": {"type": "player_acted", "seat": 0, "action": "call",
                               "amount": 5, "total": 10, "all_in": False}},
     "table:turn": TURN,
+    "table:preaction": {"table_id": TABLE, "hand_id": HAND, "seat": 2, "preaction": None,
+                        "reason": "cancelled", "applied": None},
     "table:batch": {"table_id": TABLE, "messages": [
         {"event": "table:event",
          "data": {"table_id": TABLE, "seq": 47, "hand_id": HAND,

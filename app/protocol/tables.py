@@ -38,6 +38,7 @@ REQUESTS = (
     Request("table:chat", s.TableChat),
     Request("table:seed", s.TableSeed),
     Request("table:action", s.TableAction),
+    Request("table:preact", s.TablePreact),
     Request("table:run-it-twice", s.TableRunItTwice),
     Request("table:host", s.TableHost),
 )
@@ -46,6 +47,7 @@ SERVER_EVENTS: tuple[tuple[str, type[BaseModel]], ...] = (
     ("table:snapshot", s.Snapshot),
     ("table:event", s.TableEvent),
     ("table:turn", s.TurnInfo),
+    ("table:preaction", s.PreActionNotice),
     ("table:batch", s.TableBatch),
     ("lobby:table", s.TableSummary),
     ("lobby:table-removed", s.LobbyRemoved),
@@ -55,7 +57,7 @@ SERVER_EVENTS: tuple[tuple[str, type[BaseModel]], ...] = (
 
 OBJECTS: tuple[type[BaseModel], ...] = (
     s.MyTable, s.PlayerPublic, s.SeatPublic, s.TableConfigPublic, s.ChatLine,
-    s.FairnessPublic, s.ErrorBody,
+    s.FairnessPublic, s.ErrorBody, s.TimeBankPublic, s.PreActionPublic,
 )
 
 REQUEST_DOCS = {
@@ -90,6 +92,7 @@ ERROR_CLASSES: tuple[type[HoldemError], ...] = (
     host_errors.TablesElsewhere, table_errors.TableMoved, ServiceUnavailable,
     table_errors.InternalError,
     table_errors.TournamentSeat, table_errors.NotHost, table_errors.NoSuchRequest,
+    table_errors.PreActionStale, table_errors.PreActionNotNow,
 )
 
 TABLES = ProtocolPart(

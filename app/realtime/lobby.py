@@ -18,6 +18,7 @@ import secrets
 from collections import defaultdict
 from typing import Any
 
+from app.config import Settings
 from app.errors import HoldemError
 from app.poker.state import Game, Stakes
 from app.realtime.connections import LOBBY_ROOM
@@ -25,7 +26,7 @@ from app.realtime.errors import NotYourTable
 from app.realtime.hosting import TableHost
 from app.realtime.schemas import QuickSeat, TableCreate
 from app.table.errors import InvalidPayload, SeatTaken
-from app.table.state import Person, TableConfig, Viewer
+from app.table.state import Person, TableConfig, TimeBank, Viewer
 from app.table.table import Table
 
 log = logging.getLogger(__name__)
@@ -127,6 +128,7 @@ class Lobby:
             bomb_pot_ante=(data.bomb_pot_ante or 2 * data.big_blind) if data.bomb_pot_every else 0,
             run_it_twice=data.run_it_twice, game=Game(data.game),
             host=Person(owner.user_id, owner.public_id, owner.name) if owner else None,
+            time_bank=_time_bank(settings, data),
         )
         return await self.host.open(secrets.token_hex(6), config,
                                     owner_id=owner.user_id if owner else None,
@@ -269,3 +271,23 @@ class Lobby:
                 best = (people, table, seats[0])
         return (best[1], best[2]) if best else (None, 0)
 
+
+
+def _time_bank(settings: Settings, data: TableCreate) -> TimeBank:
+    """The table's time bank rule: what ``data`` sets, else the server's."""
+    start = (data.time_bank_seconds if data.time_bank_seconds is not None
+             else settings.time_bank_seconds)
+    rule = TimeBank(
+        seconds=start,
+        add_seconds=(data.time_bank_add_seconds if data.time_bank_add_seconds is not None
+                     else settings.time_bank_add_seconds),
+        every_hands=(data.time_bank_every_hands if data.time_bank_every_hands is not None
+                     else settings.time_bank_every_hands),
+        max_seconds=(data.time_bank_max_seconds if data.time_bank_max_seconds is not None
+                     else max(settings.time_bank_max_seconds, start)),
+    )
+    if rule.seconds > rule.max_seconds:
+        raise InvalidPayload("time_bank_seconds must not exceed time_bank_max_seconds",
+                             problems=[{"location": ["time_bank_max_seconds"],
+                                        "message": "less than the starting bank"}])
+    return rule

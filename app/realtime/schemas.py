@@ -15,6 +15,7 @@ from app.poker.state import Game
 from app.text import bounded
 
 TableId = Annotated[str, Field(min_length=1, max_length=32, description="The table's id")]
+Seconds = Annotated[float, Field(ge=0, le=600)]
 Chips = Annotated[int, Field(gt=0, le=10**12)]
 # The games a table deals (app.poker.state.Game's values).
 GameName = Literal["nlhe", "flhe", "plhe", "plo", "plo5"]
@@ -96,6 +97,18 @@ class TableCreate(Request):
     bot_style: Annotated[BotStyle | None, Field(strict=False)] = Field(
         default=None, description="One style for all bots; default: mixed"
     )
+    time_bank_seconds: Seconds | None = Field(
+        default=None, description="The time bank a seat starts with: extra seconds once "
+                                  "its clock runs out; default: the server's")
+    time_bank_add_seconds: Seconds | None = Field(
+        default=None, description="Seconds the bank gains every `time_bank_every_hands` "
+                                  "hands a seat is dealt into; default: the server's")
+    time_bank_every_hands: Annotated[int, Field(ge=0, le=1000)] | None = Field(
+        default=None, description="How often the bank refills, in hands dealt in (0: "
+                                  "never); default: the server's")
+    time_bank_max_seconds: Seconds | None = Field(
+        default=None, description="The most a bank holds (at least `time_bank_seconds`); "
+                                  "default: the server's")
 
     @model_validator(mode="after")
     def _consistent(self) -> TableCreate:
@@ -114,6 +127,9 @@ class TableCreate(Request):
         game = Game(self.game)
         if self.seats > game.max_seats:
             raise ValueError(f"{game.label} deals at most {game.max_seats} players")
+        if (self.time_bank_seconds is not None and self.time_bank_max_seconds is not None
+                and self.time_bank_seconds > self.time_bank_max_seconds):
+            raise ValueError("time_bank_seconds must not exceed time_bank_max_seconds")
         return self
 
 
@@ -195,6 +211,30 @@ class TableAction(TableRef):
     hand_id: Annotated[str, Field(min_length=1, max_length=32)]
     type: Annotated[ActionKind, Field(strict=False)]
     amount: Annotated[int, Field(ge=0, le=10**12)] | None = None
+
+
+PreActionName = Literal["check_fold", "check", "call", "call_any", "fold_any"]
+
+
+class TablePreact(TableRef):
+    """``table:preact``: what to do when your turn comes in this hand, chosen while others
+    act (``intent`` null clears it). ``call`` takes ``amount``, the bet to call it is bound
+    to (a change of that bet cancels it). You hold at most one; only you hear of it."""
+
+    hand_id: Annotated[str, Field(min_length=1, max_length=32)]
+    intent: PreActionName | None = Field(description=(
+        "`check_fold`: check, or fold to a bet; `check`: check (cancelled by a bet); "
+        "`call`: call `amount` (cancelled when the bet to call changes); `call_any`: call "
+        "any bet, check when none; `fold_any`: fold to any bet, check otherwise, for the "
+        "rest of the hand. All but `fold_any` last for the street they were chosen on"))
+    amount: Annotated[int, Field(ge=0, le=10**12)] | None = Field(
+        default=None, description="With `call` only: the bet to call, as you see it")
+
+    @model_validator(mode="after")
+    def _amount_with_call(self) -> TablePreact:
+        if (self.intent == "call") != (self.amount is not None):
+            raise ValueError("amount goes with a call, and only with a call")
+        return self
 
 
 class TableRunItTwice(TableRef):
@@ -380,6 +420,17 @@ class MyTable(TableSummary):
     tournament: str | None = Field(description="The tournament the table belongs to, or null")
 
 
+class TimeBankPublic(Message):
+    """A table's time banks: each seat starts with ``seconds``, used once its clock runs
+    out (what is used is gone), and gains ``add_seconds`` at the start of every
+    ``every_hands``-th hand it is dealt into (0: never), up to ``max_seconds``."""
+
+    seconds: float
+    add_seconds: float
+    every_hands: int
+    max_seconds: float
+
+
 class TableConfigPublic(Message):
     """A table's settings."""
 
@@ -405,6 +456,8 @@ class TableConfigPublic(Message):
                                       "(null: a table of the lobby, a quick seat or a "
                                       "tournament)")
     game: GameName = Field("nlhe", description=GAME_DESCRIPTION)
+    time_bank: TimeBankPublic | None = Field(None, description="How the time banks start "
+                                             "and refill")
 
 
 class ChatLine(Message):
@@ -423,11 +476,39 @@ class TurnInfo(Message):
     hand_id: str
     seat: int
     deadline: float = Field(description="Unix time in seconds when the seat times out")
-    time_bank: bool = Field(default=False, description="The seat is now using its time bank")
+    time_bank: bool = Field(default=False, description="The seat is now using its time bank "
+                                                      "(`deadline` is the bank's end)")
+    bank: float | None = Field(default=None, description="Seconds in the seat's time bank "
+                                                         "as the turn is announced")
+    grace: bool = Field(default=False, description="The player is disconnected: `deadline` "
+                        "ends a short grace to come back; their time bank is kept")
     legal_actions: list[dict[str, Any]] | None = Field(
         None, description="Only to the player to act: {action, amount?, min?, max?}"
     )
     to_call: int | None = None
+
+
+class PreActionPublic(Message):
+    """A pre-action as its owner sees it."""
+
+    intent: PreActionName
+    amount: int | None = Field(description="The bet to call a `call` is bound to; null "
+                                           "for the others")
+
+
+class PreActionNotice(Message):
+    """``table:preaction``: your pre-action now (to you alone, on every device)."""
+
+    table_id: str
+    hand_id: str
+    seat: int
+    preaction: PreActionPublic | None = Field(description="The one you hold now, or null")
+    reason: Literal["chosen", "cleared", "applied", "cancelled"] = Field(
+        description="`chosen` (by you), `cleared` (by you), `applied` (your turn came and "
+                    "it was taken: see `applied`), `cancelled` (it no longer fits the hand: "
+                    "the bet to call changed, a new street, you folded or are all-in)")
+    applied: PreActionPublic | None = Field(None, description="The pre-action taken, "
+                                                              "with `applied`")
 
 
 class TableEvent(Message):
@@ -492,7 +573,9 @@ class Snapshot(Message):
     chat: list[ChatLine]
     waiting: int
     you: dict[str, Any] | None = Field(
-        description="Your seat, time bank and waiting-list place, when you have any, and "
+        description="Your `seat`, `time_bank` (seconds in your bank), `preaction` (the "
+                    "pre-action you hold, as in `table:preaction`, or null), "
+                    "`claimed_seat` and `waiting_position`, when you have any, and "
         "`bought_in`: the chips you bought in since you sat down (the buy-in and every "
         "top-up), so your stack less it is what this sitting has won or lost, and your "
         "seat's `preferences` (as `table:preferences` sets them)"

@@ -102,7 +102,7 @@ async def take_assigned_seats(core: TableCore, wanted: Mapping[int, AssignedSeat
 
 def _sit(core: TableCore, seat: int, assigned: AssignedSeat) -> None:
     player = Player(seat, assigned.person, assigned.stack, status=PlayerStatus.PLAYING,
-                    bot=assigned.bot, time_bank=core.settings.time_bank_seconds)
+                    bot=assigned.bot, time_bank=core.state.config.time_bank.seconds)
     core.state.players[seat] = player
     core.announce_sat(player)
     if player.user_id is not None and assigned.notice is not None:

@@ -180,7 +180,7 @@ class BotSeats:
         assert successor is not None
         transfer = self.core.vacate(bot)
         player = Player(bot.seat, successor.person, successor.buy_in,
-                        time_bank=self.core.settings.time_bank_seconds,
+                        time_bank=self.core.state.config.time_bank.seconds,
                         bought_in=successor.buy_in)
         self.core.state.players[bot.seat] = player
         self.core.announce_sat(player)

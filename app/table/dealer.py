@@ -4,7 +4,10 @@ Runs on the table's task (see :mod:`app.table.actor`). The engine decides
 what is legal; this module decides *when*: a hand starts a few seconds after
 two players are ready, each decision has a clock (then the player's time
 bank), a time-out checks or folds, two time-outs in a row sit the player out,
-bots act after a small delay with their own view of the hand only.
+bots act after a small delay with their own view of the hand only. A player who chose a
+pre-action (:mod:`app.table.preactions`) has it taken the moment their turn comes,
+through the same checks as any action. A player disconnected on their turn has a short
+grace to come back, and their time bank is kept for their return (:mod:`app.table.clock`).
 
 Run it twice: when the engine asks the contenders (a table option), every one of
 them has ``run_it_twice_seconds`` to answer; a time-out, an absent player or a bot
@@ -45,6 +48,7 @@ from app.table.bots import BotSeats
 from app.table.core import TableCore
 from app.table.errors import DuplicateAction, StaleAction
 from app.table.history import finished_hand
+from app.table.preactions import PreActions
 from app.table.state import HandInPlay, Player, TableState
 from app.table.store import Movement, Transfer, Write
 from app.table.topup import TopUps
@@ -69,17 +73,20 @@ class Turn:
     showdown: bool
     banking: bool = False
     bank_started: float = 0.0
+    # The player is disconnected: the turn times out at the end of a short grace.
+    grace: bool = False
 
 
 class Dealer:
     """Drives the hands of one table."""
 
     def __init__(self, core: TableCore, *, waiting: WaitingList, bots: BotSeats,
-                 top_ups: TopUps) -> None:
+                 top_ups: TopUps, preactions: PreActions) -> None:
         self.core = core
         self.waiting = waiting
         self.bots = bots
         self.top_ups = top_ups
+        self.preactions = preactions
         self.turn: Turn | None = None
         self.tournament: TournamentHands | None = None
         self._last_action: dict[int, tuple[str, str, int | None]] = {}
@@ -169,6 +176,10 @@ class Dealer:
         state.hand_number += 1
         state.current = HandInPlay(uuid.uuid4().hex, state.hand_number, hand, self.core.now(),
                                    proof)
+        bank = state.config.time_bank
+        for seat in plan.dealt_in:
+            dealt = state.players[seat]
+            dealt.time_bank, dealt.bank_hands = bank.dealt_in(dealt.time_bank, dealt.bank_hands)
         self.core.event({
             "type": "hand_started", "number": state.hand_number, "button": plan.button,
             "small_blind_seat": plan.small_blind, "big_blind_seat": plan.big_blind,
@@ -201,12 +212,20 @@ class Dealer:
         key = (hand_id, kind.value, amount)
         if current.hand.actor != player.seat and self._last_action.get(viewer.user_id) == key:
             raise DuplicateAction("that action was already taken")
+        await self._apply(player, kind, amount, key=key)
+        return {"table_id": self.core.id, "hand_id": hand_id, "seq": self.state.seq}
+
+    async def _apply(self, player: Player, kind: ActionKind, amount: int | None, *,
+                     key: tuple[str, str, int | None]) -> None:
+        """The player's action (sent, or their pre-action), checked by the engine."""
+        current = self.state.current
+        assert current is not None
         events = current.hand.act(player.seat, kind, amount)
-        self._last_action[viewer.user_id] = key
+        if player.user_id is not None:
+            self._last_action[player.user_id] = key
         self._stop_clock(player)
         player.timeouts = 0
         await self._progress(events)
-        return {"table_id": self.core.id, "hand_id": hand_id, "seq": self.state.seq}
 
     def _first_all_in(self, hand_id: str) -> RunoutEquity | None:
         """The first all-in equity of this hand, if it had one (and forget it)."""
@@ -239,6 +258,7 @@ class Dealer:
             self.question_deadline = None
             self.core.mailbox.cancel("run-it-twice")
         self._send_hand_events(events, dict(chances))
+        self.preactions.review()
         if current.hand.is_complete:
             await self._end_hand()
         elif asking:
@@ -296,7 +316,10 @@ class Dealer:
         limit = self.state.config.action_seconds
         if showdown:
             limit = min(limit, self.core.settings.showdown_seconds)
-        turn = Turn(current.id, seat, 0, self.core.now() + limit, showdown)
+        away = not showdown and player.user_id in self.core.away
+        if away:
+            limit = min(limit, self.core.settings.disconnect_grace_seconds)
+        turn = Turn(current.id, seat, 0, self.core.now() + limit, showdown, grace=away)
         self.turn = turn
         if showdown and player.auto_muck and not player.is_bot:
             # At the showdown only a hand already beaten is asked: auto-muck mucks it
@@ -304,18 +327,51 @@ class Dealer:
             self.core.mailbox.later("turn", 0, self._auto, turn.token)
             return
         self._announce(turn)
+        self._arm(turn)
+
+    def _arm(self, turn: Turn) -> None:
+        """Set the timer of the announced ``turn``: a bot's move, the move for an absent
+        player, a pre-action taken at once, or the clock."""
+        current = self.state.current
+        assert current is not None
+        player = self.state.players[turn.seat]
         if player.is_bot:
             self.core.mailbox.later("turn", self.core.settings.bot_delay_seconds,
                                      self._bot_move, turn.token)
         elif _absent(player):
             self.core.mailbox.later("turn", 0, self._auto, turn.token)
+        elif not turn.showdown and turn.seat in current.preactions:
+            self.core.mailbox.later("turn", 0, self._preacted, turn.token)
         else:
-            self.core.mailbox.later("turn", limit, self._timed_out, turn.token)
+            self.core.mailbox.later("turn", turn.deadline - self.core.now(), self._timed_out,
+                                     turn.token)
+
+    async def _preacted(self, token: int) -> None:
+        """Take the pre-action of the player whose turn it is, if it still holds; else
+        their clock runs as usual."""
+        turn = self._current_turn(token)
+        current = self.state.current
+        if turn is None or current is None:
+            return
+        player = self.state.players[turn.seat]
+        chosen = self.preactions.take(turn.seat)
+        if chosen is not None:
+            kind = chosen.action(current.hand.to_call(turn.seat))
+            try:
+                await self._apply(player, kind, None, key=(turn.hand_id, kind.value, None))
+                return
+            except HoldemError:
+                log.exception("table %s: the pre-action of seat %s failed", self.core.id,
+                              turn.seat)
+        self.core.mailbox.later("turn", turn.deadline - self.core.now(), self._timed_out,
+                                 turn.token)
 
     def _announce(self, turn: Turn) -> None:
+        player = self.state.players[turn.seat]
         public = {"hand_id": turn.hand_id, "seat": turn.seat, "deadline": turn.deadline,
-                  "time_bank": turn.banking, "legal_actions": None, "to_call": None}
-        owner = self.state.players[turn.seat].user_id
+                  "time_bank": turn.banking, "bank": player.time_bank, "grace": turn.grace,
+                  "legal_actions": None, "to_call": None}
+        owner = player.user_id
         private = {**public, **self._choices(turn)} if owner is not None else None
         turn.token = self.core.out.send("table:turn", public, owner=owner, private=private)
 
@@ -331,8 +387,10 @@ class Dealer:
         turn = self.turn
         if turn is None:
             return None
+        player = self.state.players[turn.seat]
         out = {"table_id": self.core.id, "seq": turn.token, "hand_id": turn.hand_id,
                "seat": turn.seat, "deadline": turn.deadline, "time_bank": turn.banking,
+               "bank": player.time_bank, "grace": turn.grace,
                "legal_actions": None, "to_call": None}
         if user_id is not None and self.state.players[turn.seat].user_id == user_id:
             out.update(self._choices(turn))
@@ -400,7 +458,8 @@ class Dealer:
         if turn is None:
             return
         player = self.state.players[turn.seat]
-        if not turn.showdown and not turn.banking and player.time_bank > 0:
+        there = player.user_id not in self.core.away
+        if not turn.showdown and not turn.banking and player.time_bank > 0 and there:
             turn.banking, turn.bank_started = True, self.core.now()
             turn.deadline = turn.bank_started + player.time_bank
             self._announce(turn)
@@ -415,6 +474,32 @@ class Dealer:
             if player.timeouts >= TIMEOUTS_BEFORE_SIT_OUT:
                 self.sit_out(player)
         await self._auto_act(turn)
+
+    def player_away(self, player: Player) -> None:
+        """``player`` has no connection left: if it is their turn, it times out after the
+        short grace (or sooner, as it would have), and the time bank they were using
+        stops (what is left of it is kept for their return)."""
+        turn = self.turn
+        if turn is None or turn.seat != player.seat or turn.showdown or turn.grace:
+            return
+        now = self.core.now()
+        if turn.banking:
+            player.time_bank = max(0.0, player.time_bank - (now - turn.bank_started))
+            turn.banking = False
+        turn.deadline = min(turn.deadline, now + self.core.settings.disconnect_grace_seconds)
+        turn.grace = True
+        self._announce(turn)
+        self._arm(turn)
+
+    def player_back(self, player: Player) -> None:
+        """``player`` is connected again: if it is their turn, its clock runs on to the
+        same deadline, and then their time bank starts as usual."""
+        turn = self.turn
+        if turn is None or turn.seat != player.seat or not turn.grace:
+            return
+        turn.grace = False
+        self._announce(turn)
+        self._arm(turn)
 
     async def _auto(self, token: int) -> None:
         turn = self._current_turn(token)

@@ -142,3 +142,19 @@ class NoSuchRequest(HoldemError):
 
     code = "no_such_request"
     status = 404
+
+
+class PreActionStale(HoldemError):
+    """The pre-action no longer fits the hand: "check" with a bet to call, or "call" for
+    another amount than the bet to call now (details: ``to_call``)."""
+
+    code = "preaction_stale"
+    status = 409
+
+
+class PreActionNotNow(HoldemError):
+    """No pre-action can be set now: it is your turn (act instead), or you have folded,
+    are all-in or are not in this hand's betting."""
+
+    code = "preaction_not_now"
+    status = 409

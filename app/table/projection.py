@@ -59,9 +59,12 @@ def _you(table: Seen, user_id: int) -> dict[str, Any]:
     player = state.player_of(user_id)
     claim = state.claim_of(user_id)
     waiting = [p.user_id for p in state.waiting]
+    current = state.current
+    chosen = current.preactions.get(player.seat) if current and player else None
     return {
         "seat": player.seat if player else None,
         "time_bank": player.time_bank if player else None,
+        "preaction": chosen.public() if chosen else None,
         "bought_in": player.bought_in if player else None,
         "preferences": player.preferences() if player else None,
         "claimed_seat": claim.seat if claim else None,

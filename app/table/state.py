@@ -18,11 +18,16 @@ from app.poker.blinds import Occupant, PlayerStatus
 from app.poker.bots import BotStyle
 from app.poker.engine import Hand
 from app.poker.fairness import FairnessProof, commitment, new_server_seed
+from app.poker.preactions import PreAction
 from app.poker.state import Game, Stakes
 from app.poker.tendencies import Tendencies, observe
+from app.table.clock import TimeBank as TimeBank  # offered to the code above a table
 from app.table.host_desk import HostDesk
 
 CHAT_KEPT = 50
+# The bank of a table stored before tables had time bank settings (the server's default).
+STORED_TIME_BANK_SECONDS = 30.0
+STORED_TIME_BANK = TimeBank(STORED_TIME_BANK_SECONDS, max_seconds=STORED_TIME_BANK_SECONDS)
 RECENT_HANDS_SECONDS = 3_600.0
 
 
@@ -49,6 +54,7 @@ class TableConfig:
     # The person who opened the table, shown to everyone who comes (none: a table of the
     # lobby's, a quick seat's or a tournament's).
     host: Person | None = None
+    time_bank: TimeBank = STORED_TIME_BANK
 
     def bomb_pot(self, hand_number: int) -> int:
         """The ante of hand ``hand_number`` (counted from 1) if it is a bomb pot, else 0."""
@@ -71,6 +77,8 @@ class TableConfig:
         values["bot_style"] = BotStyle(data["bot_style"]) if data.get("bot_style") else None
         values["host"] = Person(**data["host"]) if data.get("host") else None
         values["game"] = Game(data.get("game", Game.NLHE))
+        values["time_bank"] = TimeBank.from_dict(data.get("time_bank"),
+                                                 seconds=STORED_TIME_BANK_SECONDS)
         return cls(**values)
 
     def public(self) -> dict[str, Any]:
@@ -84,6 +92,7 @@ class TableConfig:
             "straddle": self.stakes.straddle, "bomb_pot_every": self.bomb_pot_every,
             "bomb_pot_ante": self.bomb_pot_ante, "run_it_twice": self.run_it_twice,
             "host": self.host.public() if self.host else None, "game": self.game.value,
+            "time_bank": self.time_bank.to_dict(),
         }
 
 
@@ -138,6 +147,8 @@ class Player:
     status: PlayerStatus = PlayerStatus.WAITING
     bot: BotStyle | None = None
     time_bank: float = 0.0
+    # Hands dealt in since the time bank last refilled (see app.table.clock).
+    bank_hands: int = 0
     timeouts: int = 0
     sat_out_at: float | None = None
     leaving: bool = False
@@ -180,7 +191,8 @@ class Player:
         return {
             "seat": self.seat, "person": self.person.to_dict(), "stack": self.stack,
             "status": self.status.value, "bot": self.bot.value if self.bot else None,
-            "time_bank": self.time_bank, "timeouts": self.timeouts,
+            "time_bank": self.time_bank, "bank_hands": self.bank_hands,
+            "timeouts": self.timeouts,
             "sat_out_at": self.sat_out_at, "leaving": self.leaving, "paid_out": self.paid_out,
             "successor": (
                 {"person": self.successor.person.to_dict(), "buy_in": self.successor.buy_in}
@@ -199,7 +211,8 @@ class Player:
             seat=data["seat"], person=Person(**data["person"]), stack=data["stack"],
             status=PlayerStatus(data["status"]),
             bot=BotStyle(data["bot"]) if data.get("bot") else None,
-            time_bank=data["time_bank"], timeouts=data["timeouts"],
+            time_bank=data["time_bank"], bank_hands=data.get("bank_hands", 0),
+            timeouts=data["timeouts"],
             sat_out_at=data["sat_out_at"], leaving=data["leaving"], paid_out=data["paid_out"],
             successor=(
                 Successor(Person(**successor["person"]), successor["buy_in"])
@@ -225,26 +238,31 @@ class SeatOffer:
 @dataclass(slots=True)
 class HandInPlay:
     """The hand being played, with its id, when it started and what proves its deck
-    (``proof`` is None for a deck stacked by a test)."""
+    (``proof`` is None for a deck stacked by a test), and the pre-actions its players
+    chose, by seat (see :mod:`app.poker.preactions`)."""
 
     id: str
     number: int
     hand: Hand
     started_at: float
     proof: FairnessProof | None = None
+    preactions: dict[int, PreAction] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe data (deck and server seed included: this is server-side state)."""
         return {"id": self.id, "number": self.number, "hand": self.hand.to_dict(),
                 "started_at": self.started_at,
-                "proof": self.proof.to_dict() if self.proof else None}
+                "proof": self.proof.to_dict() if self.proof else None,
+                "preactions": [{"seat": seat, **chosen.to_dict()}
+                               for seat, chosen in sorted(self.preactions.items())]}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> HandInPlay:
         """Inverse of :meth:`to_dict`."""
         proof = data.get("proof")
+        chosen = {int(p["seat"]): PreAction.from_dict(p) for p in data.get("preactions") or []}
         return cls(data["id"], data["number"], Hand.from_dict(data["hand"]), data["started_at"],
-                   FairnessProof.from_dict(proof) if proof else None)
+                   FairnessProof.from_dict(proof) if proof else None, chosen)
 
 
 @dataclass(slots=True)

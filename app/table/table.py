@@ -38,6 +38,7 @@ from app.errors import HoldemError
 from app.poker.blinds import PlayerStatus
 from app.poker.events import ActionKind
 from app.poker.fairness import verify_client_seed
+from app.poker.preactions import Intent
 from app.table import projection
 from app.table.actor import Handler
 from app.table.assigned import TournamentHands
@@ -55,6 +56,7 @@ from app.table.errors import (
     TournamentSeat,
 )
 from app.table.host import HostControls
+from app.table.preactions import PreActions
 from app.table.state import Player, Successor, TableState, Viewer
 from app.table.store import Movement, Transfer, within_seated_limit
 from app.table.topup import TopUps
@@ -95,8 +97,9 @@ class Table:
         self.waiting = WaitingList(self.core)
         self.bots = BotSeats(self.core)
         self.top_ups = TopUps(self.core)
+        self.preactions = PreActions(self.core)
         self.dealer = Dealer(self.core, waiting=self.waiting, bots=self.bots,
-                             top_ups=self.top_ups)
+                             top_ups=self.top_ups, preactions=self.preactions)
         self.hosting = HostControls(self.core, dealer=self.dealer, seat=self.seat,
                                     remove=self.remove_user)
         self.core.rearm = self._rearm
@@ -290,10 +293,13 @@ class Table:
         else:
             for name, body in missed:
                 core.out.to_session(sid, name, body)
+            if user_id is not None:
+                self.preactions.resend(sid, user_id)
         player = self.state.player_of(user_id) if user_id is not None else None
         if player is not None and player.user_id in core.away:
             core.away.discard(player.user_id)
             core.event({"type": "player_connection", "seat": player.seat, "connected": True})
+            self.dealer.player_back(player)
         return {"table_id": self.id, "seq": self.state.seq,
                 "replayed": None if missed is None else len(missed)}
 
@@ -310,7 +316,8 @@ class Table:
         return {"table_id": self.id}
 
     async def disconnected(self, sid: str, user_id: int | None) -> None:
-        """A session ended: the seat stays and its clock keeps running."""
+        """A session ended: the seat stays; on the player's turn, a short grace to come
+        back starts (see :meth:`Dealer.player_away`)."""
         self.core.watchers.pop(sid, None)
         if user_id is None or self.core.connected(user_id):
             return
@@ -319,6 +326,7 @@ class Table:
             self.core.away.add(user_id)
             self.core.event({"type": "player_connection", "seat": player.seat,
                              "connected": False})
+            self.dealer.player_away(player)
 
     # ---- seats ----------------------------------------------------------------
 
@@ -390,8 +398,8 @@ class Table:
             if bot is not None:
                 gone = self.core.vacate(bot)
                 payouts = (gone,) if gone else ()
-            player = Player(seat, person, buy_in, time_bank=self.core.settings.time_bank_seconds,
-                            bought_in=buy_in)
+            player = Player(seat, person, buy_in,
+                            time_bank=self.state.config.time_bank.seconds, bought_in=buy_in)
             self.state.players[seat] = player
             self.core.announce_sat(player)
         # Counted where every process sees it, in the transaction that seats the person.
@@ -497,6 +505,12 @@ class Table:
     ) -> dict[str, Any]:
         """Act in the hand in play (checked by the engine; see :meth:`Dealer.act`)."""
         return await self.dealer.act(viewer, hand_id, kind, amount)
+
+    async def preact(self, viewer: Viewer, hand_id: str, intent: Intent | None,
+                     amount: int | None) -> dict[str, Any]:
+        """Choose (or clear, with None) what to do when your turn comes in the hand in play
+        (see :mod:`app.table.preactions`); only you hear of it."""
+        return self.preactions.choose(viewer, hand_id, intent, amount)
 
     async def run_it_twice(self, viewer: Viewer, hand_id: str, agree: bool) -> dict[str, Any]:
         """Answer the run-it-twice question of the hand in play."""

@@ -36,7 +36,7 @@ from app.poker.state import Stakes
 from app.realtime.connections import LOBBY_ROOM, user_room
 from app.realtime.hosting import TableHost
 from app.table.assigned import AssignedSeat, Commit
-from app.table.state import TableConfig
+from app.table.state import TableConfig, TimeBank
 from app.table.table import Table
 from app.tournaments.director import HandOutcome
 from app.tournaments.rules import TournamentStatus
@@ -216,11 +216,17 @@ class TournamentTables:
     async def _open(self, tournament_id: str, number: int) -> None:
         t = self.service.get(tournament_id)
         stakes = t.clock().level.stakes()
+        settings = self.tables.services.settings
         name = f"{self.service.names[tournament_id]} · table {number}"[:TABLE_NAME_LENGTH]
         config = TableConfig(
             name=name, seats=t.rules.table_size, stakes=stakes, min_buy_in=1, max_buy_in=1,
-            action_seconds=self.tables.services.settings.action_seconds,
+            action_seconds=settings.action_seconds,
             tournament=tournament_id, game=t.rules.game,
+            time_bank=TimeBank(settings.time_bank_seconds,
+                               add_seconds=settings.time_bank_add_seconds,
+                               every_hands=settings.time_bank_every_hands,
+                               max_seconds=max(settings.time_bank_max_seconds,
+                                               settings.time_bank_seconds)),
         )
         await self.tables.open(table_id(tournament_id, number), config, attach=self.attach)
 

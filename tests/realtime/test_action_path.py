@@ -26,10 +26,12 @@ TRANSPORT = {"realtime/buffers.py", "realtime/codec.py", "realtime/rooms.py",
 EDGE_PATH = {"realtime/dispatch.py", "realtime/handlers/play.py", "realtime/hosting.py",
              "realtime/connections.py"}
 # One table: the request, its mailbox, the dealer, the state (the host's desk is part of
-# it), its storage and its messages. Neither the lobby's listing nor the projection is
-# rebuilt for an action in the middle of a hand.
+# it), the pre-actions the dealer reviews after every action, its storage and its
+# messages. Neither the lobby's listing nor the projection is rebuilt for an action in the
+# middle of a hand.
 TABLE_PATH = {"table/table.py", "table/actor.py", "table/core.py", "table/dealer.py",
-              "table/state.py", "table/host_desk.py", "table/store.py", "table/broadcast.py"}
+              "table/state.py", "table/host_desk.py", "table/store.py", "table/broadcast.py",
+              "table/preactions.py"}
 
 
 def _runtime(path: str) -> str | None:

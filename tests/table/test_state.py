@@ -11,7 +11,8 @@ from app.poker.bots import BotStyle
 from app.poker.cards import Deck
 from app.poker.engine import Hand
 from app.poker.phh import phh_for_viewer, to_phh
-from app.poker.state import Stakes
+from app.poker.preactions import Intent, PreAction
+from app.poker.state import Phase, Stakes
 from app.poker.tendencies import Tendencies
 from app.table import broadcast
 from app.table.broadcast import REPLAY_KEPT, Broadcaster
@@ -24,6 +25,7 @@ from app.table.state import (
     Successor,
     TableConfig,
     TableState,
+    TimeBank,
 )
 from app.table.table import clean_text
 
@@ -31,17 +33,20 @@ from app.table.table import clean_text
 def a_state() -> TableState:
     config = TableConfig("t", 6, Stakes(5, 10, 1), 100, 1000, 20.0, private=True,
                          invite_code="abc", bots=True, bot_count=2, bot_style=BotStyle.LOOSE,
-                         host=Person(1, "p1", "ann"))
+                         host=Person(1, "p1", "ann"),
+                         time_bank=TimeBank(30.0, add_seconds=5.0, every_hands=10,
+                                            max_seconds=60.0))
     state = TableState(config)
     ann, bob = Person(1, "p1", "ann"), Person(2, "p2", "bob")
-    state.players[0] = Player(0, ann, 500, PlayerStatus.PLAYING, time_bank=12.5)
+    state.players[0] = Player(0, ann, 500, PlayerStatus.PLAYING, time_bank=12.5, bank_hands=3)
     state.players[3] = Player(3, Person(None, "bot-1", "Ada (bot)"), 1000, bot=BotStyle.TIGHT,
                               successor=Successor(bob, 300))
     state.players[4] = Player(4, Person(3, "p3", "cy"), 200, PlayerStatus.SITTING_OUT,
                               sat_out_at=1.5, leaving=True, paid_out=50)
     hand, _ = Hand.start({0: 500, 3: 1000}, button=0, stakes=config.stakes,
                          deck=Deck(rng=Random(3)))
-    state.current = HandInPlay("h" * 32, 7, hand, 100.0)
+    state.current = HandInPlay("h" * 32, 7, hand, 100.0,
+                               preactions={3: PreAction(Intent.CALL_ANY, 5, Phase.PREFLOP)})
     state.waiting = [Person(5, "p5", "dee")]
     state.offer = SeatOffer(Person(5, "p5", "dee"), 1, 200.0)
     state.chat = [{"player": ann.public(), "text": "hi", "at": 3.0}]
@@ -55,6 +60,18 @@ def test_table_state_survives_a_json_round_trip() -> None:
     assert again.to_dict() == state.to_dict()
     assert again.current is not None and again.current.hand.to_dict() == (
         state.current.hand.to_dict() if state.current else None)
+
+
+def test_a_table_stored_before_refilling_banks_and_pre_actions_loads_without_them() -> None:
+    stored = a_state().to_dict()
+    del stored["config"]["time_bank"]
+    del stored["players"][0]["bank_hands"]
+    del stored["current"]["preactions"]
+    again = TableState.from_dict(stored)
+    assert again.config.time_bank == TimeBank(30.0, max_seconds=30.0)
+    assert again.config.time_bank.dealt_in(12.5, 0) == (12.5, 0)
+    assert again.players[0].bank_hands == 0 and again.players[0].time_bank == 12.5
+    assert again.current is not None and again.current.preactions == {}
 
 
 def test_everyone_sees_who_hosts_a_table_and_an_older_table_has_no_host() -> None:

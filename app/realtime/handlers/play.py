@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.poker.preactions import Intent
 from app.realtime import schemas
 from app.realtime.dispatch import Result
 from app.realtime.server import Realtime
@@ -9,13 +10,21 @@ from app.table.state import Viewer
 
 
 def register(realtime: Realtime) -> None:
-    """Handle ``table:action``, ``table:run-it-twice`` and ``table:seed``."""
+    """Handle ``table:action``, ``table:preact``, ``table:run-it-twice`` and ``table:seed``."""
     on, host = realtime.dispatcher.on, realtime.host
 
     @on("table:action", schemas.TableAction, table=True)
     async def action(sid: str, viewer: Viewer, data: schemas.TableAction) -> Result:
         table = host.get(data.table_id)
         result: Result = await table.ask(table.act, viewer, data.hand_id, data.type,
+                                         data.amount)
+        return result
+
+    @on("table:preact", schemas.TablePreact, table=True)
+    async def preact(sid: str, viewer: Viewer, data: schemas.TablePreact) -> Result:
+        table = host.get(data.table_id)
+        intent = Intent(data.intent) if data.intent is not None else None
+        result: Result = await table.ask(table.preact, viewer, data.hand_id, intent,
                                          data.amount)
         return result
 

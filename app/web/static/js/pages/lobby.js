@@ -155,7 +155,8 @@ function setUpForms(socket) {
     const payload = {
       name: values.name.trim(),
       game: values.game || "nlhe",
-      ...numbers(values, ["seats", "small_blind", "big_blind", "ante", "min_buy_in", "max_buy_in", "action_seconds", "bomb_pot_every"]),
+      ...numbers(values, ["seats", "small_blind", "big_blind", "ante", "min_buy_in", "max_buy_in", "action_seconds", "bomb_pot_every",
+        "time_bank_seconds", "time_bank_add_seconds", "time_bank_every_hands", "time_bank_max_seconds"]),
       private: createForm.elements.namedItem("private").checked,
       straddle: createForm.elements.namedItem("straddle").checked,
       run_it_twice: createForm.elements.namedItem("run_it_twice").checked,

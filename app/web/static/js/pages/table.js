@@ -8,10 +8,12 @@ import { currentUser, loginUrl, setBalance } from "../session.js";
 import { connect, request, showFatal, SocketMissing } from "../socket.js";
 import { ActionBar } from "../table/actions.js";
 import { TurnAlerts } from "../table/alerts.js";
+import { updateClocks } from "../table/clock.js";
 import { applyHostEvent, describeHost, emptyHosting, HostPanel } from "../table/host.js";
 import { SeatExtras } from "../table/hud.js";
 import { SeatSettings } from "../table/preferences.js";
 import { describe } from "../table/log.js";
+import { PreActionBoxes } from "../table/preactions.js";
 import { measureFelt, renderCenter, renderSeats } from "../table/render.js";
 import { applyEvent, applySnapshot, applyTurn, emptyTable, inLiveHand, mySeat } from "../table/state.js";
 
@@ -159,6 +161,8 @@ function render() {
   seatSettings.render(table);
   seatSettings.sync(table);
   actionBar.update(table, table.turn, mySeat(table, me));
+  preActions.update(table, mySeat(table, me));
+  updateClocks(table, mySeat(table, me));
   const turn = table.turn;
   alerts.update(turn, Boolean(turn && turn.legal_actions && turn.seat === mySeat(table, me)
     && table.hand && table.hand.id === turn.hand_id && !table.closed), config.name);
@@ -292,6 +296,7 @@ extras.bindDialog($("note-dialog"), $("seats"));
 extras.start();
 
 const actionBar = new ActionBar((payload) => request(socket, "table:action", { table_id: tableId, ...payload }));
+const preActions = new PreActionBoxes((payload) => request(socket, "table:preact", { table_id: tableId, ...payload }));
 const hostPanel = new HostPanel((payload) => request(socket, "table:host", { table_id: tableId, ...payload }));
 
 function joinedText(first) {
@@ -314,6 +319,7 @@ function listen() {
     generation += 1;
     const first = table.seq === null;
     applySnapshot(table, snap);
+    preActions.set(snap.hand_id, snap.you ? snap.you.preaction || null : null);
     table.hosting = snap.hosting || emptyHosting();
     joined = true;
     log(joinedText(first));
@@ -349,6 +355,13 @@ function listen() {
     }
   }));
   socket.on("table:turn", (body) => inOrder(body, () => applyTurn(table, body)));
+  // Your pre-action as the server holds it (chosen here or on another device, taken, or
+  // cancelled by a raise or a new street): the boxes follow it.
+  socket.on("table:preaction", (notice) => {
+    if (notice.table_id !== tableId) return;
+    preActions.set(notice.hand_id, notice.preaction);
+    render();
+  });
   socket.on("user:notice", (notice) => {
     if (["tournament_busted", "tournament_finished"].includes(notice.kind)) {
       if (table.config && notice.tournament_id === table.config.tournament) showResult(notice);
@@ -554,13 +567,8 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
-// Keep the countdown text honest between renders.
-setInterval(() => {
-  for (const bar of document.querySelectorAll(".timer")) {
-    const turn = table.turn;
-    if (turn) bar.setAttribute("aria-label", `${Math.max(0, Math.ceil(turn.deadline - Date.now() / 1000))} seconds to act`);
-  }
-}, 1000);
+// Keep the seconds on the clocks honest between renders.
+setInterval(() => updateClocks(table, mySeat(table, me)), 1000);
 
 // A guest watches (a private table: with its invite link) and is asked to sign up to play;
 // both links come back to this table, the sign-up once the address is confirmed.

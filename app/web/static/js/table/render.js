@@ -4,6 +4,7 @@ import { cardElement, cardRow, slotElement } from "../cards.js";
 import { chips, el, icon } from "../format.js";
 import { gameOf } from "../games.js";
 import { handInWords, winningHand } from "./besthand.js";
+import { seatClockText } from "./clock.js";
 import { handName, twice } from "./log.js";
 import { mySeat, nameOf, potCollected, potTotal } from "./state.js";
 
@@ -66,16 +67,21 @@ function avatar(player) {
   return el("img", { className: "avatar seat-avatar", src: `/users/${encodeURIComponent(player.public_id)}/avatar`, alt: "" });
 }
 
+// The bar that empties as the clock runs (the whole bank's length once the bank runs),
+// with the seconds left written on the seat.
 function timer(turn, config) {
-  const total = Math.max(1, config.action_seconds);
+  const total = Math.max(1, turn.time_bank ? turn.bank || 1 : config.action_seconds);
   let left = turn.deadline - Date.now() / 1000;
-  if (!(left >= 0 && left <= total + 2)) left = total;
-  const bar = el("div", { className: "timer", role: "timer", "aria-label": `${Math.ceil(left)} seconds to act` },
+  if (!(left >= 0 && left <= total + 2)) left = Math.min(Math.max(left, 0), total);
+  const label = turn.time_bank ? `${Math.ceil(left)} seconds left in the time bank` : `${Math.ceil(left)} seconds to act`;
+  const bar = el("div", { className: "timer", role: "timer", "aria-label": label },
     el("div", { className: "timer-fill" }));
   bar.firstChild.style.setProperty("--total", `${total}s`);
   bar.firstChild.style.setProperty("--elapsed", `${-(total - left)}s`);
   if (turn.time_bank) bar.classList.add("time-bank");
-  return bar;
+  const seconds = el("span", { className: "seat-clock", "aria-hidden": "true" }, seatClockText(turn));
+  seconds.classList.toggle("time-bank", Boolean(turn.time_bank));
+  return [bar, seconds];
 }
 
 // Face down for others until shown; our own, face up, at our seat as at a real table.
@@ -138,7 +144,7 @@ function seatNode(table, me, seatNumber, k, n, aspect, extras) {
         ? el("span", { className: "seat-equity", title: "Chance of the pot from here" },
           `${(100 * inHand.equity).toFixed(1)}%`)
         : null,
-      isActor ? timer(table.turn, table.config) : null),
+      ...(isActor ? timer(table.turn, table.config) : [])),
   );
   return node;
 }
