@@ -164,6 +164,14 @@ class TableChat(TableRef):
     text: Annotated[str, Field(min_length=1, max_length=200), bounded(200)]
 
 
+class TableReport(TableRef):
+    """``table:report``: report a player at this table to the admins; the table's last
+    chat lines and its hand are attached."""
+
+    public_id: Annotated[str, Field(pattern=r"^[0-9a-f]{32}$")]
+    reason: Annotated[str, Field(min_length=1, max_length=500), bounded(500)]
+
+
 class TableAction(TableRef):
     """``table:action``: act in the hand. ``amount`` is the street total for bet and raise."""
 

@@ -33,12 +33,13 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
 from app.accounts.ratelimit import RateLimiter
+from app.chat.safety import ChatSafety
 from app.config import Settings
 from app.db.engine import JSONText, is_unavailable
 from app.errors import HoldemError, ServiceUnavailable
@@ -66,6 +67,8 @@ class TableServices:
     settings: Settings
     limiter: RateLimiter
     metrics: Metrics = field(default_factory=Metrics)
+    # The word list, mutes and ignore lists every chat line is checked against.
+    chat: ChatSafety = field(default_factory=ChatSafety)
     # A stacked deck for tests; None (always, in production) deals the fair shuffle.
     deck_factory: Callable[[], Deck | None] = lambda: None
     bot_rng: Random = field(default_factory=lambda: Random(secrets.randbits(64)))
@@ -145,9 +148,12 @@ class TableCore:
         self._dirty = True
         return self.state.seq
 
-    def event(self, body: dict[str, Any], *, hand_id: str | None = None) -> int:
-        """Queue a public ``table:event``; returns its seq."""
-        return self.out.send("table:event", {"hand_id": hand_id, "event": body})
+    def event(self, body: dict[str, Any], *, hand_id: str | None = None,
+              hidden_from: Iterable[int] = ()) -> int:
+        """Queue a public ``table:event`` (for everyone but the users ``hidden_from``);
+        returns its seq."""
+        return self.out.send("table:event", {"hand_id": hand_id, "event": body},
+                             hidden_from=hidden_from)
 
     def connected(self, user_id: int) -> bool:
         """Whether the user has a session here, or watches this table from any process."""

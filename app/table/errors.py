@@ -142,3 +142,17 @@ class NoSuchRequest(HoldemError):
 
     code = "no_such_request"
     status = 404
+
+
+class NotAtTable(HoldemError):
+    """The player named is neither seated at this table nor in its recent chat."""
+
+    code = "not_at_table"
+    status = 404
+
+
+class CannotReportSelf(HoldemError):
+    """A player cannot report themselves."""
+
+    code = "cannot_report_self"
+    status = 422

@@ -15,6 +15,7 @@ from app.poker.state import Stakes
 from app.poker.tendencies import Tendencies
 from app.table import broadcast
 from app.table.broadcast import REPLAY_KEPT, Broadcaster
+from app.table.chat import clean_text
 from app.table.state import (
     CHAT_KEPT,
     HandInPlay,
@@ -25,7 +26,6 @@ from app.table.state import (
     TableConfig,
     TableState,
 )
-from app.table.table import clean_text
 
 
 def a_state() -> TableState:
