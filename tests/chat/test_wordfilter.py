@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+
 import pytest
 
-from app.chat.wordfilter import WordFilter
+from app.chat.wordfilter import DEFAULT_WORDS, WordFilter
 
 
 @pytest.mark.parametrize("text, masked", [
@@ -30,3 +33,12 @@ def test_a_custom_list_replaces_the_default_one() -> None:
     custom = WordFilter(["Darn", "  "])
     assert custom.mask("darn it, shit") == "**** it, shit"
     assert custom.words == frozenset({"darn"})
+
+
+def test_the_first_migration_of_the_word_list_seeds_the_built_in_words() -> None:
+    path = Path(__file__).parents[2] / "migrations" / "versions" / "0012_chat_safety.py"
+    spec = importlib.util.spec_from_file_location("chat_safety_migration", path)
+    assert spec is not None and spec.loader is not None
+    migration = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(migration)
+    assert migration.FIRST_WORDS == DEFAULT_WORDS
