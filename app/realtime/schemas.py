@@ -423,7 +423,8 @@ class TableEvent(Message):
     ``all_in_equity``, ``pot_awarded``, ``hand_ended``,
     ``hand_voided``) or a table event (``player_sat``, ``player_left``,
     ``player_leaving``, ``player_sat_out``, ``player_sat_in``, ``player_timed_out``,
-    ``player_connection``, ``stack_changed``, ``chat``, ``waiting_list``,
+    ``player_connection``, ``stack_changed``, ``chat`` (``chat_withheld`` in its place,
+    with no speaker and no text, for a player who ignores the speaker), ``waiting_list``,
     ``table_closed``, and the host's ``host_control``, ``seat_requested``,
     ``seat_request_closed``, ``away_ended``).
     """

@@ -57,20 +57,16 @@ def _kept_json(body: dict[str, Any]) -> str:
 class Sent:
     """One message as sent, kept for replay: its name and its public and (optional)
     private forms as compact JSON, the private one for its ``owners`` (a tuple: a set of
-    one would cost four times its size in every message kept); the ``hidden`` users did
-    not get it (they ignore whoever said it)."""
+    one would cost four times its size in every message kept)."""
 
     seq: int
     name: str
     public: str
     owners: tuple[int, ...] = ()
     private: str | None = None
-    hidden: tuple[int, ...] = ()
 
-    def form_for(self, user_id: int | None) -> dict[str, Any] | None:
-        """What ``user_id`` (None: anonymous) received of this message (None: nothing)."""
-        if user_id is not None and user_id in self.hidden:
-            return None
+    def form_for(self, user_id: int | None) -> dict[str, Any]:
+        """What ``user_id`` (None: anonymous) received of this message."""
         if self.private is not None and user_id in self.owners:
             return cast(dict[str, Any], orjson.loads(self.private))
         return cast(dict[str, Any], orjson.loads(self.public))
@@ -87,13 +83,10 @@ class _Queued:
     private: dict[str, Any] | None = None
     sid: str | None = None
     user: int | None = None
-    hidden: tuple[int, ...] = ()
 
     def form_for(self, sid: str, user_id: int | None) -> dict[str, Any] | None:
         if self.sid is not None:
             return self.public if sid == self.sid else None
-        if user_id is not None and user_id in self.hidden:
-            return None
         if self.private is not None and user_id in self.owners:
             return self.private
         return self.public
@@ -130,23 +123,20 @@ class Broadcaster:
         *,
         owner: int | Iterable[int] | None = None,
         private: dict[str, Any] | None = None,
-        hidden_from: Iterable[int] = (),
     ) -> int:
         """Queue ``body`` (plus ``table_id`` and a new ``seq``) for the table; returns the seq.
 
         With ``owner`` (one user, or several) and ``private``, the owners' sessions get
-        ``private`` instead. The sessions of the users ``hidden_from`` get nothing (a
-        chat line of someone they ignore), live or replayed.
+        ``private`` instead.
         """
         seq = self._next_seq()
         public = {"table_id": self._table_id, "seq": seq, **body}
         full = {"table_id": self._table_id, "seq": seq, **private} if private else None
         owners = (() if full is None or owner is None
                   else (owner,) if isinstance(owner, int) else tuple(owner))
-        hidden = tuple(hidden_from)
         self._kept.append(Sent(seq, name, _kept_json(public), owners,
-                               _kept_json(full) if full else None, hidden))
-        self._pending.append(_Queued(name, public, owners, full, hidden=hidden))
+                               _kept_json(full) if full else None))
+        self._pending.append(_Queued(name, public, owners, full))
         return seq
 
     def to_session(self, sid: str, name: str, body: dict[str, Any]) -> None:
@@ -221,5 +211,4 @@ class Broadcaster:
             return None
         if not self._kept[0].seq - 1 <= since_seq <= self._kept[-1].seq:
             return None
-        forms = [(s.name, s.form_for(user_id)) for s in self._kept if s.seq > since_seq]
-        return [(name, form) for name, form in forms if form is not None]
+        return [(s.name, s.form_for(user_id)) for s in self._kept if s.seq > since_seq]

@@ -13,6 +13,8 @@ from app.table.state import Viewer
 
 # The last chat lines a report carries.
 REPORT_LINES = 20
+# What a player gets in place of a line said by someone they ignore.
+WITHHELD: dict[str, Any] = {"hand_id": None, "event": {"type": "chat_withheld"}}
 
 
 def clean_text(text: str) -> str:
@@ -30,7 +32,8 @@ class TableChat:
     def say(self, viewer: Viewer, text: str) -> dict[str, Any]:
         """Say ``text`` to the table: :class:`app.chat.safety.Muted` while an admin's mute
         lasts, rate-limited, listed words masked; the users who ignore the speaker get
-        nothing of it. The line, as said and as shown, goes to the chat log."""
+        a ``chat_withheld`` event in its place (live and replayed). The line, as said and
+        as shown, goes to the chat log."""
         core, safety = self.core, self.core.services.chat
         now = core.now()
         safety.verify_can_chat(viewer.user_id, now)
@@ -43,8 +46,11 @@ class TableChat:
         line = {"player": person_of(viewer).public(), "text": shown, "at": now}
         core.state.add_chat(line)
         core.touch()
-        seq = core.event({"type": "chat", **line},
-                         hidden_from=safety.ignorers_of(viewer.public_id))
+        # Those who ignore the speaker get the same seq without the line (no gap to
+        # resync over, and neither speaker nor text).
+        ignorers = safety.ignorers_of(viewer.public_id)
+        seq = core.out.send("table:event", {"hand_id": None, "event": {"type": "chat", **line}},
+                            owner=ignorers or None, private=WITHHELD if ignorers else None)
         safety.said(SaidLine(core.id, viewer.user_id, cleaned, shown, now))
         return {"table_id": core.id, "seq": seq}
 

@@ -33,7 +33,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any
@@ -148,12 +148,9 @@ class TableCore:
         self._dirty = True
         return self.state.seq
 
-    def event(self, body: dict[str, Any], *, hand_id: str | None = None,
-              hidden_from: Iterable[int] = ()) -> int:
-        """Queue a public ``table:event`` (for everyone but the users ``hidden_from``);
-        returns its seq."""
-        return self.out.send("table:event", {"hand_id": hand_id, "event": body},
-                             hidden_from=hidden_from)
+    def event(self, body: dict[str, Any], *, hand_id: str | None = None) -> int:
+        """Queue a public ``table:event``; returns its seq."""
+        return self.out.send("table:event", {"hand_id": hand_id, "event": body})
 
     def connected(self, user_id: int) -> bool:
         """Whether the user has a session here, or watches this table from any process."""

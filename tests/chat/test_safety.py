@@ -3,12 +3,9 @@ current by news, and the chat lines waiting for the log."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from app.chat.safety import PENDING_KEPT, ChatSafety, Muted, SaidLine
-from app.table.broadcast import Broadcaster
 
 
 def test_a_muted_player_is_refused_until_the_mute_ends_saying_until_when() -> None:
@@ -77,30 +74,3 @@ def test_the_lines_waiting_are_bounded() -> None:
         safety.said(SaidLine("t", 1, "x", "x", float(n)))
     kept = safety.take_said()
     assert len(kept) == PENDING_KEPT and kept[0].at == 5.0
-
-
-class _Sessions:
-    def __init__(self) -> None:
-        self.sent: list[tuple[dict[str, Any], list[str]]] = []
-
-    async def send(self, name: str, body: dict[str, Any], sids: list[str]) -> None:
-        self.sent.append((body, sids))
-
-    async def send_to_user(self, user_id: int, name: str, body: dict[str, Any]) -> None:
-        raise AssertionError("not a table message")
-
-    def is_connected(self, user_id: int) -> bool:
-        return False
-
-
-async def test_a_hidden_message_reaches_nobody_it_is_hidden_from_live_or_replayed() -> None:
-    counter = iter(range(1, 100))
-    sessions = _Sessions()
-    out = Broadcaster(sessions, "t1", watchers={"ignorer": 7, "other": 8, "anon": None},
-                      next_seq=lambda: next(counter))
-    out.send("table:event", {"event": {"type": "chat", "text": "rude"}}, hidden_from=[7])
-    out.seal()
-    await out.flush()
-    assert sessions.sent == [({"table_id": "t1", "seq": 1,
-                               "event": {"type": "chat", "text": "rude"}}, ["other", "anon"])]
-    assert out.missed(0, 7) == [] and len(out.missed(0, 8) or []) == 1

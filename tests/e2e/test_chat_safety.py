@@ -62,6 +62,9 @@ async def test_an_ignored_players_chat_never_reaches_the_ignorer_at_any_table(
             "event"].get("text") == "good luck everyone")
         assert "you all play badly" not in _chat_texts(reader, table_id)
         assert "you all play badly" in _chat_texts(other, table_id)
+        # In its place, under the same seq: neither speaker nor text.
+        withheld = [e for e in reader.events(table_id) if e["type"] == "chat_withheld"]
+        assert withheld == [{"type": "chat_withheld"}]
     # Game actions are never hidden: the ignored player sitting down reaches the ignorer.
     await speaker.ok("table:sit", {"table_id": second, "seat": 0, "buy_in": 500})
     await reader.wait_for("table:event", is_event("player_sat", second))
