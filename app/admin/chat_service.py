@@ -16,7 +16,7 @@ from app.admin.errors import ChatWordExists, ChatWordNotFound, ReportNotFound
 from app.admin.schemas import ChatLinePublic, ChatPerson, ChatReportPublic, ReportLine
 from app.admin.service import record
 from app.chat import store
-from app.chat.wordfilter import squeeze
+from app.chat.wordfilter import WordFilter
 from app.db.chat import ChatLine, ChatReport, ChatWord
 from app.db.models import User, utcnow
 
@@ -26,11 +26,11 @@ def _person(user: User) -> ChatPerson:
 
 
 async def add_word(session: AsyncSession, admin: User, word: str) -> tuple[ChatWord, list[str]]:
-    """Add a word (stored lower-cased); :class:`ChatWordExists` when the filter already
-    masks it. Returns it and the whole new list."""
+    """Add a word (stored lower-cased); :class:`ChatWordExists` when the list already
+    masks it (``shiit`` once ``shit`` is listed). Returns it and the whole new list."""
     text = word.strip().lower()
     listed = await store.words(session)
-    if squeeze(text) in {squeeze(w) for w in listed}:
+    if WordFilter(listed).masks(text):
         raise ChatWordExists("the filter already masks this word", word=text)
     entry = ChatWord(word=text, added_by=admin.id, created_at=utcnow())
     session.add(entry)

@@ -22,8 +22,7 @@ LINE_LENGTH = 200
 
 
 class ChatWord(Base):
-    """A word the chat filter masks (in its squeezed form: see
-    :func:`app.chat.wordfilter.squeeze`)."""
+    """A word the chat filter masks, lower-cased (see :class:`app.chat.wordfilter.WordFilter`)."""
 
     __tablename__ = "chat_words"
 

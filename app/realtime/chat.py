@@ -6,8 +6,8 @@ The tables read :class:`app.chat.safety.ChatSafety` only, in memory. A change (a
 added or removed, a mute, an ignore) is committed by the REST route that makes it, then
 :meth:`ChatKeeper.announce` applies it here and sends it as cluster news, so the other
 processes apply it too without reading the database. The chat lines the tables said are
-written every ``FLUSH_SECONDS`` in one insert; once an hour lines older than
-``CHAT_LOG_DAYS`` are deleted.
+written every ``FLUSH_SECONDS`` in one insert; a minute after start and then once an
+hour, lines older than ``CHAT_LOG_DAYS`` are deleted.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 
 FLUSH_SECONDS = 1.0
 PRUNE_SECONDS = 3600.0
+FIRST_PRUNE_SECONDS = 60.0
 NEWS_KINDS = frozenset({"chat_words", "chat_mute", "chat_ignores"})
 
 
@@ -47,7 +48,7 @@ class ChatKeeper:
         self._now = now
         self.cluster: Cluster | None = None
         self._task: asyncio.Task[None] | None = None
-        self._pruned_at = float("-inf")
+        self._pruned_at = 0.0
 
     async def start(self) -> None:
         """Load the word list and start writing the chat log."""
@@ -126,6 +127,8 @@ class ChatKeeper:
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
+        # The first pruning a minute after start (not in the rush of a start), then hourly.
+        self._pruned_at = loop.time() - PRUNE_SECONDS + FIRST_PRUNE_SECONDS
         while True:
             await asyncio.sleep(FLUSH_SECONDS)
             await self.flush()

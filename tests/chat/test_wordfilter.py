@@ -29,6 +29,13 @@ def test_words_that_merely_contain_a_listed_word_are_left_alone(text: str) -> No
     assert WordFilter().mask(text) == text
 
 
+def test_repeated_letters_only_add_to_a_listed_word_never_take_away() -> None:
+    butt = WordFilter(["butt"])
+    assert butt.mask("but I fold") == "but I fold"
+    assert butt.mask("nice BUUTTT") == "nice ******"
+    assert WordFilter().mask("I flew to Niger") == "I flew to Niger"
+
+
 def test_a_custom_list_replaces_the_default_one() -> None:
     custom = WordFilter(["Darn", "  "])
     assert custom.mask("darn it, shit") == "**** it, shit"
