@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, Path, Query, Request, Response
+from fastapi import APIRouter, Path, Query, Response
 
 from app.accounts.dependencies import AdminUser, AppSettings, DbSession
 from app.admin import chat_service as service
@@ -27,18 +27,11 @@ from app.admin.schemas import (
 from app.admin.tables import TABLE_ID_PATTERN
 from app.admin.views import Page, PerPage, admin_view
 from app.db.models import MAX_ID
-from app.realtime.chat import ChatKeeper
+from app.moderation.dependencies import Chat
 
 router = APIRouter(tags=["admin"])
 
 
-def get_chat(request: Request) -> ChatKeeper:
-    """This process's chat safety."""
-    keeper: ChatKeeper = request.app.state.realtime.chat
-    return keeper
-
-
-Chat = Annotated[ChatKeeper, Depends(get_chat)]
 Word = Annotated[str, Path(min_length=1, max_length=40)]
 
 

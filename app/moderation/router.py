@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Path, Request, Response
+from fastapi import APIRouter, Path, Response
 
 from app.accounts.dependencies import CurrentUser, DbSession
 from app.errors import error_responses
 from app.moderation import service
+from app.moderation.dependencies import Chat
 from app.moderation.schemas import PUBLIC_ID, IgnoredCreate, IgnoredListPublic, IgnoredPublic
 from app.realtime.chat import ChatKeeper
 
@@ -17,13 +18,6 @@ router = APIRouter(prefix="/users/me/ignored", tags=["users"],
 PublicId = Annotated[str, Path(pattern=PUBLIC_ID, description="The player's public id")]
 
 
-def get_chat(request: Request) -> ChatKeeper:
-    """This process's chat safety."""
-    keeper: ChatKeeper = request.app.state.realtime.chat
-    return keeper
-
-
-Chat = Annotated[ChatKeeper, Depends(get_chat)]
 
 
 async def _announce(chat: ChatKeeper, user_id: int, items: list[IgnoredPublic]) -> None:

@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -74,6 +74,15 @@ class ChatKeeper:
             muted_until = await store.mute_of(session, user_id)
             ignored = await store.ignored_public_ids(session, user_id)
         self.safety.know(user_id, muted_until=muted_until, ignored=ignored, now=now)
+
+    async def ready_all(self, user_ids: Iterable[int]) -> None:
+        """:meth:`ready` for several users (sessions rejoining a table that moved here);
+        one that cannot be read now is read when it next joins or chats."""
+        for user_id in set(user_ids):
+            try:
+                await self.ready(user_id)
+            except Exception as error:
+                log.warning("chat safety of user %s not read: %r", user_id, error)
 
     async def report(self, reporter_id: int, public_id: str, reason: str,
                      evidence: dict[str, Any]) -> int:

@@ -99,8 +99,13 @@ def _join_cluster(realtime: Realtime, redis_url: str) -> Cluster:
         return await hands_elsewhere.answer(host, payload)
 
     async def news(body: dict[str, Any]) -> None:
-        if not realtime.chat.hear(body):
-            await host.news(body)
+        if realtime.chat.hear(body):
+            return
+        if body.get("kind") == "watching":  # whom they ignore, before their snapshots
+            await realtime.chat.ready_all(
+                int(s["viewer"]["user_id"]) for s in body.get("sessions") or ()
+                if s.get("viewer"))
+        await host.news(body)
 
     dispatcher.internal["internal:remove-user"] = remove_user
     dispatcher.internal["internal:lobby-mine"] = lobby_mine
