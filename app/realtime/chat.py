@@ -6,21 +6,18 @@ The tables read :class:`app.chat.safety.ChatSafety` only, in memory. A change (a
 added or removed, a mute, an ignore) is committed by the REST route that makes it, then
 :meth:`ChatKeeper.announce` applies it here and sends it as cluster news, so the other
 processes apply it too without reading the database. The chat lines the tables said are
-written every ``FLUSH_SECONDS`` in one insert; a minute after start and then once an
-hour, lines older than ``CHAT_LOG_DAYS`` are deleted.
+stored by :class:`app.chat.log.ChatLog`.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable, Iterable
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from app.chat import store
+from app.chat.log import ChatLog
 from app.chat.safety import ChatSafety
 from app.config import Settings
 from app.db.engine import Database
@@ -31,9 +28,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-FLUSH_SECONDS = 1.0
-PRUNE_SECONDS = 3600.0
-FIRST_PRUNE_SECONDS = 60.0
 NEWS_KINDS = frozenset({"chat_words", "chat_mute", "chat_ignores"})
 
 
@@ -44,26 +38,19 @@ class ChatKeeper:
                  now: Callable[[], float] = time.time) -> None:
         self.safety = safety
         self._database = database
-        self._settings = settings
         self._now = now
         self.cluster: Cluster | None = None
-        self._task: asyncio.Task[None] | None = None
-        self._pruned_at = 0.0
+        self.log = ChatLog(safety, database, days=settings.chat_log_days)
 
     async def start(self) -> None:
         """Load the word list and start writing the chat log."""
         async with self._database.sessions() as session:
             self.safety.set_words(await store.words(session))
-        self._task = asyncio.create_task(self._run(), name="chat:log")
+        self.log.start()
 
     async def stop(self) -> None:
-        """Stop, writing the lines still waiting."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
-        await self.flush()
+        """Stop, storing the chat lines still waiting."""
+        await self.log.stop()
 
     async def ready(self, user_id: int) -> None:
         """Read the user's mute and ignore list unless this process holds a fresh copy."""
@@ -112,38 +99,3 @@ class ChatKeeper:
             return False
         self.safety.apply(news)
         return True
-
-    async def flush(self) -> None:
-        """Write the lines said since the last flush (kept for the next one on failure)."""
-        lines = self.safety.take_said()
-        if not lines:
-            return
-        try:
-            async with self._database.sessions() as session:
-                await store.write_lines(session, lines)
-                await session.commit()
-        except Exception as error:
-            log.warning("chat log: %d lines not stored yet: %r", len(lines), error)
-            self.safety.put_back(lines)
-
-    async def prune(self) -> int:
-        """Delete the chat lines older than ``CHAT_LOG_DAYS``; how many."""
-        async with self._database.sessions() as session:
-            count = await store.prune_lines(session, days=self._settings.chat_log_days,
-                                            now=datetime.now(UTC))
-            await session.commit()
-        return count
-
-    async def _run(self) -> None:
-        loop = asyncio.get_running_loop()
-        # The first pruning a minute after start (not in the rush of a start), then hourly.
-        self._pruned_at = loop.time() - PRUNE_SECONDS + FIRST_PRUNE_SECONDS
-        while True:
-            await asyncio.sleep(FLUSH_SECONDS)
-            await self.flush()
-            if loop.time() - self._pruned_at >= PRUNE_SECONDS:
-                self._pruned_at = loop.time()
-                try:
-                    await self.prune()
-                except Exception as error:
-                    log.warning("chat log: pruning failed: %r", error)

@@ -140,7 +140,7 @@ async def test_the_chat_log_pages_and_filters_and_old_lines_are_pruned(
     assert (await client.get("/admin/chat/lines?table_id=bad%20id",
                              headers=admin.headers)).status_code == 422
 
-    assert await app.state.realtime.chat.prune() == 1
+    assert await app.state.realtime.chat.log.prune() == 1
     async with accounts.database.sessions() as session:
         left = (await session.scalars(select(ChatLine.said))).all()
     assert sorted(left) == ["t1 0", "t1 1", "t2 2"]
