@@ -73,6 +73,12 @@ async def test_a_player_ignores_and_reports_another_from_the_chat_and_admins_see
     await open_chat(reader.page)
     await expect(reader.page.locator("#chat-lines")).to_contain_text("Rita: my own line")
     await expect(reader.page.locator("#chat-lines")).not_to_contain_text("Rudy")
+    ignored = reader.page.locator("#chat-ignored")
+    await expect(ignored).to_have_text("You ignore: Rudy ✕")
+    await ignored.get_by_role("button", name="Unignore Rudy").click()
+    await expect(ignored).to_be_hidden()
+    await say(rude.page, "back again")
+    await expect(reader.page.locator("#chat-lines")).to_contain_text("Rudy: back again")
 
     page = admin.page
     await page.goto("/admin")
@@ -82,8 +88,8 @@ async def test_a_player_ignores_and_reports_another_from_the_chat_and_admins_see
     await expect(report.locator(".report-chat")).to_contain_text("Rudy: hello all")
     await report.get_by_role("button", name="Table chat").click()
     log = page.locator("#chat-log tbody tr")
-    await expect(log).to_have_count(3)
-    await expect(log.first).to_contain_text("my own line")
+    await expect(log).to_have_count(4)
+    await expect(log.first).to_contain_text("back again")
     await expect(page.locator("#chat-log-table_id")).to_have_value(table_id)
     await report.get_by_role("button", name="Mark handled").click()
     await expect(page.locator("#reports tbody")).to_contain_text("No reports.")

@@ -52,6 +52,7 @@ function log(text) {
 function renderChat() {
   const lines = $("chat-lines");
   lines.replaceChildren(...chatSafety.visible(table.chat).map((line) => chatSafety.line(line)));
+  chatSafety.renderIgnored($("chat-ignored"));
   lines.scrollTop = lines.scrollHeight;
 }
 

@@ -35,6 +35,15 @@ export class ChatSafety {
     return el("li", {}, who, line.text);
   }
 
+  // "You ignore: …", each name a button that unignores them.
+  renderIgnored(slot) {
+    slot.hidden = this.ignored.size === 0;
+    slot.replaceChildren("You ignore: ", ...[...this.ignored].flatMap(([publicId, name], i) => [
+      i ? ", " : "",
+      el("button", { type: "button", className: "chat-name", "aria-label": `Unignore ${name}`,
+        title: "Unignore", onclick: () => this.setIgnored(publicId, name, false).catch(() => {}) }, `${name} ✕`)]));
+  }
+
   async setIgnored(publicId, name, ignore) {
     if (ignore) {
       await api("POST", "/users/me/ignored", { public_id: publicId });
