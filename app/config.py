@@ -250,6 +250,11 @@ class Settings:
     )
     bot_delay_seconds: float = field(default_factory=lambda: _env_float("BOT_DELAY_SECONDS", 1))
     rate_limit_chat: RateLimit = field(default_factory=lambda: _limit("RATE_LIMIT_CHAT", "5/10"))
+    rate_limit_reports: RateLimit = field(
+        default_factory=lambda: _limit("RATE_LIMIT_REPORTS", "5/3600")
+    )
+    # Chat lines are kept this many days for the admins' chat log.
+    chat_log_days: int = field(default_factory=lambda: _env_int("CHAT_LOG_DAYS", 30))
     rate_limit_tools: RateLimit = field(
         default_factory=lambda: _limit("RATE_LIMIT_TOOLS", "30/60")
     )

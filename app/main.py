@@ -33,6 +33,7 @@ from app.hands.router import router as hands_router
 from app.leaderboard.router import router as leaderboard_router
 from app.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from app.metrics import Metrics
+from app.moderation.router import router as moderation_router
 from app.offload import Offload
 from app.realtime.server import RealtimeApp
 from app.realtime.wiring import install as install_realtime
@@ -233,6 +234,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(tools_router)
     app.include_router(leaderboard_router)
     app.include_router(stats_router)
+    app.include_router(moderation_router)
     app.include_router(settle_up_router)
     mount_web(app)
     summaries_from_docstrings(app.router)

@@ -32,6 +32,7 @@ from sqlalchemy.engine import make_url
 
 from app.accounts.mail import links_in
 from app.admin.audit import audit
+from app.chat.wordfilter import DEFAULT_WORDS
 from app.config import RateLimit, Settings
 from app.db.engine import Database, create_engine
 from app.db.migrations import upgrade
@@ -140,7 +141,10 @@ async def database_url(backend: Backend, tmp_path: Path) -> str:
         return f"sqlite+aiosqlite:///{copy}"
     # Read the tables now: migrating imported every feature's models.
     tables = ", ".join(table.name for table in Base.metadata.sorted_tables)
-    await _postgres_admin(backend.url, f"TRUNCATE {tables} RESTART IDENTITY CASCADE")
+    # The rows migrations add are put back as migrating left them: the chat word list.
+    words = ", ".join(f"('{word}', now())" for word in DEFAULT_WORDS)
+    await _postgres_admin(backend.url, f"TRUNCATE {tables} RESTART IDENTITY CASCADE",
+                          f"INSERT INTO chat_words (word, created_at) VALUES {words}")
     return backend.url
 
 

@@ -33,7 +33,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("app.table",),
     ("app.realtime",),
     ("app.tournaments", "app.admin", "app.hands", "app.tools", "app.leaderboard",
-     "app.settle_up", "app.stats", "app.web"),
+     "app.settle_up", "app.stats", "app.moderation", "app.web"),
     ("app.protocol",),
     ("app.body_limit", "app.security_headers", "app.serving", "app.worker", "app.main",
      "app.cli"),

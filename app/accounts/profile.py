@@ -38,6 +38,7 @@ from app.accounts.service import (
 from app.accounts.tokens import SessionToken
 from app.config import Settings
 from app.db import ledger
+from app.db.chat import ChatLine, IgnoredPlayer
 from app.db.models import (
     AccountToken,
     Avatar,
@@ -243,6 +244,11 @@ async def erase(session: AsyncSession, user: User) -> None:
     # Notes are personal data of their author and about their subject: gone either way.
     await session.execute(delete(PlayerNote).where(
         or_(PlayerNote.author_id == user.id, PlayerNote.subject_id == user.id)))
+    # So are whom they ignored (or were ignored by) and the chat lines they said.
+    await session.execute(delete(IgnoredPlayer).where(
+        or_(IgnoredPlayer.user_id == user.id, IgnoredPlayer.ignored_id == user.id)))
+    await session.execute(delete(ChatLine).where(ChatLine.user_id == user.id))
+    user.mute_reason = None
     user.email = None
     user.display_name = None
     user.display_name_key = None

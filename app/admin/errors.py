@@ -53,3 +53,24 @@ class TournamentTableClose(HoldemError):
 
     code = "tournament_table"
     status = 409
+
+
+class ChatWordExists(HoldemError):
+    """The chat filter already masks this word (or a disguise of it)."""
+
+    code = "chat_word_exists"
+    status = 409
+
+
+class ChatWordNotFound(HoldemError):
+    """This word is not on the chat filter's list."""
+
+    code = "chat_word_not_found"
+    status = 404
+
+
+class ReportNotFound(HoldemError):
+    """No report about a player has this id."""
+
+    code = "report_not_found"
+    status = 404

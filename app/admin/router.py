@@ -19,9 +19,10 @@ from app.accounts.dependencies import (
     admin_user,
 )
 from app.accounts.schemas import LedgerEntriesPublic, LedgerEntryPublic
-from app.accounts.views import ledger_page, user_private
+from app.accounts.views import ledger_page
 from app.admin import service
 from app.admin.audit import audit
+from app.admin.chat import router as chat_admin_router
 from app.admin.dependencies import TargetUser
 from app.admin.house import router as house_admin_router
 from app.admin.schemas import (
@@ -35,9 +36,9 @@ from app.admin.schemas import (
     CreditAdjustmentResult,
 )
 from app.admin.tables import router as tables_admin_router
-from app.config import Settings
+from app.admin.views import Page, PerPage, admin_view
 from app.db import ledger
-from app.db.models import Role, User, UserStatus
+from app.db.models import Role, UserStatus
 from app.errors import error_responses
 from app.text import bounded
 
@@ -45,20 +46,7 @@ router = APIRouter(prefix="/admin", tags=["admin"], dependencies=[Depends(admin_
                    responses=error_responses(401, 403, 404, 409, 413, 422))
 router.include_router(tables_admin_router)
 router.include_router(house_admin_router)
-Page = Annotated[int, Query(ge=1, le=1_000_000)]
-PerPage = Annotated[int, Query(ge=1, le=200)]
-
-
-def admin_view(user: User, settings: Settings) -> AdminUserPublic:
-    """An account with the fields only admins see."""
-    return AdminUserPublic(
-        **user_private(user, settings).model_dump(),
-        ban_reason=user.ban_reason,
-        banned_at=user.banned_at,
-        deleted_at=user.deleted_at,
-        email_verified_at=user.email_verified_at,
-        last_daily_credits_at=user.last_daily_credits_at,
-    )
+router.include_router(chat_admin_router)
 
 
 @router.get("/users")

@@ -20,6 +20,8 @@ class AdminUserPublic(UserPrivate):
     deleted_at: datetime | None
     email_verified_at: datetime | None
     last_daily_credits_at: datetime | None
+    muted_until: datetime | None = None
+    mute_reason: str | None = None
 
 
 class AdminUsersPublic(BaseModel):
@@ -151,3 +153,91 @@ class AuditPublic(BaseModel):
             tables=[TableOffPublic.model_validate(t) for t in report.tables],
             hands=[HandOffPublic.model_validate(h) for h in report.hands],
         )
+
+
+class MuteRequest(Strict):
+    """How long the player may not chat, and why (shown to admins only)."""
+
+    minutes: Annotated[int, Field(ge=1, le=525_600)]
+    reason: Annotated[str, Field(min_length=3, max_length=200), bounded(200, min_length=3)]
+
+
+class ChatWordCreate(Strict):
+    """A word the chat filter masks from now on (whole words, however disguised)."""
+
+    word: Annotated[str, Field(min_length=2, max_length=40), bounded(40, min_length=2)]
+
+
+class ChatWordPublic(BaseModel):
+    """A word on the list."""
+
+    word: str
+    created_at: datetime
+
+
+class ChatWordsPublic(BaseModel):
+    """The whole word list, alphabetically."""
+
+    items: list[ChatWordPublic]
+    count: int
+
+
+class ChatPerson(BaseModel):
+    """An account as the chat pages name it."""
+
+    id: int
+    public_id: str
+    name: str | None
+
+
+class ChatLinePublic(BaseModel):
+    """One chat line: as typed and as the table was shown it."""
+
+    id: int
+    table_id: str
+    user: ChatPerson
+    said: str
+    shown: str
+    at: datetime
+
+
+class ChatLinesPublic(BaseModel):
+    """A page of chat lines, newest first, and how many match in all."""
+
+    items: list[ChatLinePublic]
+    count: int
+    page: int
+    per_page: int
+
+
+class ReportLine(BaseModel):
+    """A chat line a report carries, as the table showed it."""
+
+    public_id: str
+    name: str
+    text: str
+    at: float = Field(description="Unix time in seconds")
+
+
+class ChatReportPublic(BaseModel):
+    """A report about a player, with the table's chat and hand when it was made."""
+
+    id: int
+    reporter: ChatPerson
+    reported: ChatPerson
+    table_id: str
+    hand_id: str | None
+    reason: str
+    chat: list[ReportLine]
+    created_at: datetime
+    handled_at: datetime | None
+    handled_by: int | None
+
+
+class ChatReportsPublic(BaseModel):
+    """A page of reports, newest first, and how many match in all."""
+
+    items: list[ChatReportPublic]
+    count: int
+    page: int
+    per_page: int

@@ -162,6 +162,9 @@ class User(Base):
     settings: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     ban_reason: Mapped[str | None] = mapped_column(String(200))
     banned_at: Mapped[datetime | None]
+    # Chat refused until then (an admin's mute); see app.chat.safety.
+    muted_until: Mapped[datetime | None]
+    mute_reason: Mapped[str | None] = mapped_column(String(200))
     deleted_at: Mapped[datetime | None]
     leaderboard_opt_out: Mapped[bool] = mapped_column(Boolean, default=False,
                                                       server_default=false())

@@ -275,6 +275,8 @@ REQUEST_EXAMPLES: dict[str, dict[str, Any]] = {
     "table:wait": {"table_id": TABLE},
     "table:unwait": {"table_id": TABLE},
     "table:chat": {"table_id": TABLE, "text": "good luck all"},
+    "table:report": {"table_id": TABLE, "public_id": "3f2c9a1e8b7d4c6f0a5e2d1b9c8f7a6e",
+                     "reason": "insults in chat after every hand"},
     "table:seed": {"table_id": TABLE, "seed": "k3J9x-Qp2_Lw7Rz0"},
     "table:action": {"table_id": TABLE, "hand_id": HAND, "type": "raise", "amount": 30},
     "table:run-it-twice": {"table_id": TABLE, "hand_id": HAND, "agree": True},
@@ -307,6 +309,7 @@ ACKS: dict[str, dict[str, Any]] = {
     "table:wait": {"ok": True, "table_id": TABLE, "position": 2},
     "table:unwait": {"ok": True, "table_id": TABLE},
     "table:chat": {"ok": True, "table_id": TABLE, "seq": 57},
+    "table:report": {"ok": True, "table_id": TABLE, "report_id": 12},
     "table:seed": {"ok": True, "table_id": TABLE, "seat": 2,
                    "next_commitment": NEXT_COMMITMENT},
     "table:action": {"ok": False, "error": {
@@ -349,6 +352,8 @@ ACK_FIELDS: dict[str, str] = {
     "table:wait": "your `position` on the waiting list (1 is next).",
     "table:unwait": "`table_id`.",
     "table:chat": "the `seq` of your chat line's `table:event`.",
+    "table:report": "`report_id`, the stored report. Refused with `not_at_table`, "
+                    "`cannot_report_self` or `rate_limited`.",
     "table:seed": "your `seat` and `next_commitment`, the commitment of the next hand's "
                   "server seed. A seed you send after seeing that commitment protects you "
                   "from a server that would pick its seed to suit yours.",

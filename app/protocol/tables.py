@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from app.accounts import errors as account_errors
+from app.chat.safety import Muted
 from app.db import ledger
 from app.errors import HoldemError, ServiceUnavailable
 from app.poker import errors as engine_errors
@@ -36,6 +37,7 @@ REQUESTS = (
     Request("table:wait", s.TableRef),
     Request("table:unwait", s.TableRef),
     Request("table:chat", s.TableChat),
+    Request("table:report", s.TableReport),
     Request("table:seed", s.TableSeed),
     Request("table:action", s.TableAction),
     Request("table:preact", s.TablePreact),
@@ -73,6 +75,12 @@ REQUEST_DOCS = {
     "table:sit-in": "Be dealt in again, from the next time the big blind reaches you.",
     "table:wait": "Join the waiting list of a table with no free seat.",
     "table:unwait": "Leave the waiting list.",
+    "table:chat": "Say something to the table. Listed words are masked; a player an admin "
+                  "muted is refused with `muted` (its `until`, a Unix time); players who "
+                  "ignore you (`/users/me/ignored`) never receive your lines.",
+    "table:report": "Report a player seated at this table or in its recent chat to the "
+                    "admins, with a reason; the table's last chat lines and its current "
+                    "(else last) hand are stored with it. Rate-limited per player.",
 }
 
 # The errors of the tables (and of what they build on).
@@ -93,6 +101,7 @@ ERROR_CLASSES: tuple[type[HoldemError], ...] = (
     table_errors.InternalError,
     table_errors.TournamentSeat, table_errors.NotHost, table_errors.NoSuchRequest,
     table_errors.PreActionStale, table_errors.PreActionNotNow,
+    Muted, table_errors.NotAtTable, table_errors.CannotReportSelf,
 )
 
 TABLES = ProtocolPart(

@@ -205,6 +205,14 @@ class TableChat(TableRef):
     text: Annotated[str, Field(min_length=1, max_length=200), bounded(200)]
 
 
+class TableReport(TableRef):
+    """``table:report``: report a player at this table to the admins; the table's last
+    chat lines and its hand are attached."""
+
+    public_id: Annotated[str, Field(pattern=r"^[0-9a-f]{32}$")]
+    reason: Annotated[str, Field(min_length=1, max_length=500), bounded(500)]
+
+
 class TableAction(TableRef):
     """``table:action``: act in the hand. ``amount`` is the street total for bet and raise."""
 
@@ -521,7 +529,8 @@ class TableEvent(Message):
     ``all_in_equity``, ``pot_awarded``, ``hand_ended``,
     ``hand_voided``) or a table event (``player_sat``, ``player_left``,
     ``player_leaving``, ``player_sat_out``, ``player_sat_in``, ``player_timed_out``,
-    ``player_connection``, ``stack_changed``, ``chat``, ``waiting_list``,
+    ``player_connection``, ``stack_changed``, ``chat`` (``chat_withheld`` in its place,
+    with no speaker and no text, for a player who ignores the speaker), ``waiting_list``,
     ``table_closed``, and the host's ``host_control``, ``seat_requested``,
     ``seat_request_closed``, ``away_ended``).
     """

@@ -29,6 +29,7 @@ from app.db.engine import Database, is_unavailable
 from app.errors import HoldemError, ServiceUnavailable
 from app.realtime import codec
 from app.realtime.buffers import SocketServer
+from app.realtime.chat import ChatKeeper
 from app.realtime.cluster import Cluster
 from app.realtime.connections import Connections, user_room
 from app.realtime.dispatch import Dispatcher
@@ -113,6 +114,7 @@ class Realtime:
     database: Database
     settings: Settings
     limiter: RateLimiter
+    chat: ChatKeeper
     # Resumed and started when this process becomes the director; stopped first.
     directed: list[Directed] = field(default_factory=list)
 
@@ -126,6 +128,7 @@ class Realtime:
         runs the tournaments, load them before and start their clocks after."""
         if self.cluster is not None:
             await self.cluster.start()
+        await self.chat.start()
         self.host.on_director = self._resume_directed
         self.host.directing = self._start_directed
         await self.host.start()
@@ -167,6 +170,7 @@ class Realtime:
         for work in self.directed:
             await work.stop()
         await self.host.stop()
+        await self.chat.stop()
         if self.cluster is not None:
             await self.cluster.stop()
 

@@ -16,11 +16,13 @@ import socketio
 
 from app.accounts.hooks import AccountHooks
 from app.accounts.ratelimit import RateLimiter
+from app.chat.safety import ChatSafety
 from app.config import Settings
 from app.db.engine import Database
 from app.db.process_lock import ProcessLock
 from app.metrics import Metrics
 from app.realtime import hands_elsewhere
+from app.realtime.chat import ChatKeeper
 from app.realtime.cluster import Cluster
 from app.realtime.connections import Connections, SocketAudience
 from app.realtime.dispatch import Dispatcher
@@ -57,8 +59,9 @@ def install(
     store = TableStore(database, house_bankroll=settings.house_initial_bankroll,
                        metrics=metrics)
     audience = SocketAudience(sio, connections)
-    services = TableServices(audience=audience, store=store,
-                             settings=settings, limiter=limiter, metrics=metrics)
+    chat = ChatKeeper(ChatSafety(), database, settings)
+    services = TableServices(audience=audience, store=store, settings=settings,
+                             limiter=limiter, metrics=metrics, chat=chat.safety)
     leases = Leases(database, process_id=new_process_id(),
                     lease_seconds=settings.lease_seconds)
     host = TableHost(services, sio=sio, connections=connections,
@@ -67,13 +70,13 @@ def install(
     dispatcher = Dispatcher(sio, connections, host=host, lobby=tables,
                             moves=TableMoves(host, sio), limiter=limiter, settings=settings)
     realtime = Realtime(sio, connections, host, tables, dispatcher, database, settings,
-                        limiter)
+                        limiter, chat)
     metrics.watch(tables=lambda: len(host.tables), connections=lambda: len(connections),
                   players=lambda: sum(len(t.state.humans()) for t in host.tables.values()))
     for family in (connection, lobby, seats, play, controls):
         family.register(realtime)
     if settings.redis_url:
-        audience.cluster = _join_cluster(realtime, settings.redis_url)
+        audience.cluster = chat.cluster = _join_cluster(realtime, settings.redis_url)
     realtime.register_hooks(hooks)
     for name, feature in (features or {}).items():
         setattr(app.state, name, feature(realtime))
@@ -95,11 +98,20 @@ def _join_cluster(realtime: Realtime, redis_url: str) -> Cluster:
     async def hands_in_play(payload: dict[str, Any]) -> dict[str, Any]:
         return await hands_elsewhere.answer(host, payload)
 
+    async def news(body: dict[str, Any]) -> None:
+        if realtime.chat.hear(body):
+            return
+        if body.get("kind") == "watching":  # whom they ignore, before their snapshots
+            await realtime.chat.ready_all(
+                int(s["viewer"]["user_id"]) for s in body.get("sessions") or ()
+                if s.get("viewer"))
+        await host.news(body)
+
     dispatcher.internal["internal:remove-user"] = remove_user
     dispatcher.internal["internal:lobby-mine"] = lobby_mine
     dispatcher.internal[hands_elsewhere.ASK] = hands_in_play
     host.cluster = Cluster(redis_url, host.leases.process_id,
                            name=realtime.settings.redis_channel,
-                           on_request=dispatcher.forwarded, on_news=host.news,
+                           on_request=dispatcher.forwarded, on_news=news,
                            rooms=realtime.sio.manager)
     return host.cluster

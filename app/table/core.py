@@ -39,6 +39,7 @@ from random import Random
 from typing import Any
 
 from app.accounts.ratelimit import RateLimiter
+from app.chat.safety import ChatSafety
 from app.config import Settings
 from app.db.engine import JSONText, is_unavailable
 from app.errors import HoldemError, ServiceUnavailable
@@ -66,6 +67,8 @@ class TableServices:
     settings: Settings
     limiter: RateLimiter
     metrics: Metrics = field(default_factory=Metrics)
+    # The word list, mutes and ignore lists every chat line is checked against.
+    chat: ChatSafety = field(default_factory=ChatSafety)
     # A stacked deck for tests; None (always, in production) deals the fair shuffle.
     deck_factory: Callable[[], Deck | None] = lambda: None
     bot_rng: Random = field(default_factory=lambda: Random(secrets.randbits(64)))

@@ -158,3 +158,17 @@ class PreActionNotNow(HoldemError):
 
     code = "preaction_not_now"
     status = 409
+
+
+class NotAtTable(HoldemError):
+    """The player named is neither seated at this table nor in its recent chat."""
+
+    code = "not_at_table"
+    status = 404
+
+
+class CannotReportSelf(HoldemError):
+    """A player cannot report themselves."""
+
+    code = "cannot_report_self"
+    status = 422

@@ -72,8 +72,10 @@ def _you(table: Seen, user_id: int) -> dict[str, Any]:
     }
 
 
-def snapshot(table: Seen, dealer: HandViews, user_id: int | None) -> dict[str, Any]:
-    """``table:snapshot`` for one viewer (None: anonymous): their own cards only."""
+def snapshot(table: Seen, dealer: HandViews, user_id: int | None, *,
+             chat: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """``table:snapshot`` for one viewer (None: anonymous): their own cards only; ``chat``:
+    the chat lines this viewer reads (by default every kept one)."""
     state = table.state
     player = state.player_of(user_id) if user_id is not None else None
     current = state.current
@@ -82,7 +84,7 @@ def snapshot(table: Seen, dealer: HandViews, user_id: int | None) -> dict[str, A
         "seats": seats_public(table), "button": state.button,
         "hand_id": current.id if current else None,
         "hand": dealer.hand_view(player.seat if player else None),
-        "turn": dealer.turn_for(user_id), "chat": list(state.chat),
+        "turn": dealer.turn_for(user_id), "chat": list(state.chat) if chat is None else chat,
         "waiting": len(state.waiting), "hosting": state.desk.public(),
         "you": _you(table, user_id) if user_id is not None else None,
         "fairness": {

@@ -29,11 +29,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import unicodedata
 from collections.abc import Callable
 from typing import Any
 
-from app.chat.wordfilter import WordFilter
 from app.errors import HoldemError
 from app.poker.blinds import PlayerStatus
 from app.poker.events import ActionKind
@@ -43,12 +41,12 @@ from app.table import projection
 from app.table.actor import Handler
 from app.table.assigned import TournamentHands
 from app.table.bots import BotSeats
+from app.table.chat import TableChat
 from app.table.core import TableCore, TableServices, person_of
 from app.table.dealer import Dealer
 from app.table.errors import (
     AlreadySeated,
     InvalidBuyIn,
-    InvalidPayload,
     InviteRequired,
     NoSuchSeat,
     SeatTaken,
@@ -72,15 +70,6 @@ Attach = Callable[["Table"], None]
 attaches its tables: :meth:`Table.attach_tournament`)."""
 
 
-CHAT_FILTER = WordFilter()
-
-
-def clean_text(text: str) -> str:
-    """Chat text without control characters, trimmed."""
-    return "".join(c for c in unicodedata.normalize("NFC", text)
-                   if unicodedata.category(c)[0] != "C").strip()
-
-
 class Table:
     """A live table: the requests players send it, over its core, waiting list, bots
     and dealer."""
@@ -98,6 +87,7 @@ class Table:
         self.bots = BotSeats(self.core)
         self.top_ups = TopUps(self.core)
         self.preactions = PreActions(self.core)
+        self.talk = TableChat(self.core)
         self.dealer = Dealer(self.core, waiting=self.waiting, bots=self.bots,
                              top_ups=self.top_ups, preactions=self.preactions)
         self.hosting = HostControls(self.core, dealer=self.dealer, seat=self.seat,
@@ -305,7 +295,8 @@ class Table:
 
     def _snapshot_to(self, sid: str, user_id: int | None) -> None:
         self.core.out.to_session(sid, "table:snapshot",
-                                 projection.snapshot(self.core, self.dealer, user_id))
+                                 projection.snapshot(self.core, self.dealer, user_id,
+                                                     chat=self.talk.lines_for(user_id)))
 
     def _watch(self, sid: str, viewer: Viewer | None) -> None:
         self.core.watchers[sid] = viewer.user_id if viewer else None
@@ -344,8 +335,9 @@ class Table:
         if not watching:
             self._watch(sid, viewer)
             self.core.out.to_session(sid, "table:snapshot",
-                                     projection.snapshot(self.core, self.dealer,
-                                                         viewer.user_id))
+                                     projection.snapshot(
+                                         self.core, self.dealer, viewer.user_id,
+                                         chat=self.talk.lines_for(viewer.user_id)))
         if self.hosting.needs_approval(viewer):
             return self.hosting.request_seat(viewer, seat, buy_in)
         try:
@@ -475,20 +467,18 @@ class Table:
     # ---- chat ---------------------------------------------------------------------
 
     async def chat(self, viewer: Viewer, text: str) -> dict[str, Any]:
-        """Say something to the table (rate-limited; the last 50 lines are kept)."""
+        """Say something to the table (refused while muted, rate-limited, filtered; the
+        last 50 lines are kept; see :meth:`TableChat.say`)."""
         if not self.admitted(viewer):
             raise InviteRequired("this table is private: join it with its invite code first")
-        self.services.limiter.hit_local("chat", str(viewer.user_id),
-                                        self.core.settings.rate_limit_chat)
-        cleaned = clean_text(text)
-        if not cleaned:
-            raise InvalidPayload("say something", problems=[])
-        cleaned = CHAT_FILTER.mask(cleaned)
-        line = {"player": person_of(viewer).public(), "text": cleaned, "at": self.core.now()}
-        self.state.add_chat(line)
-        self.core.touch()
-        seq = self.core.event({"type": "chat", **line})
-        return {"table_id": self.id, "seq": seq}
+        return self.talk.say(viewer, text)
+
+    async def report(self, viewer: Viewer, public_id: str) -> dict[str, Any]:
+        """What a report about ``public_id`` carries from here: the last chat lines and
+        the hand (see :meth:`TableChat.evidence`)."""
+        if not self.admitted(viewer):
+            raise InviteRequired("this table is private: join it with its invite code first")
+        return self.talk.evidence(viewer, public_id)
 
     async def set_client_seed(self, viewer: Viewer, seed: str) -> dict[str, Any]:
         """Mix ``seed`` into the shuffle of every hand that starts from now on (see

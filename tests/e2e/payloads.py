@@ -168,6 +168,9 @@ class Payloads:
             return {**by_table, "amount": rng.choice((1, 100, 1900, 2000, 10**12))}
         if event == "table:chat":
             return {**by_table, "text": rng.choice(UNICODE)[:200]}
+        if event == "table:report":
+            return {**by_table, "public_id": rng.choice(("0" * 32, "ab" * 16)),
+                    "reason": rng.choice(UNICODE)[:500].strip() or "rude"}
         if event == "table:action":
             kind = rng.choice(list(ActionKind)).value
             payload: dict[str, Any] = {**by_table, "hand_id": hand, "type": kind}

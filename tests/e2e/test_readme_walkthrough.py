@@ -194,7 +194,8 @@ async def test_every_command_of_the_readme_walkthrough_works_as_written(
             actions = (await session.scalars(
                 select(AuditLogEntry.action).order_by(AuditLogEntry.id))).all()
             assert actions == ["create_admin", "promote_admin", "demote_admin", "ban",
-                               "unban", "adjust_credits", "create_tournament",
+                               "unban", "adjust_credits", "mute", "unmute",
+                               "chat_word_add", "chat_word_remove", "create_tournament",
                                "create_tournament", "cancel_tournament"]
             tournaments = {t.name: t for t in await session.scalars(select(TournamentRecord))}
             assert tournaments["Sunday turbo"].status is TournamentStatus.CANCELLED

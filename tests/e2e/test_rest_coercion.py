@@ -46,6 +46,9 @@ VALID: dict[str, dict[str, Any]] = {
     "LeaderboardChoice": {"listed": True},
     "NoteUpdate": {"text": "calls too much", "color": "red"},
     "PlayerSettingsUpdate": {"auto_muck": False},
+    "IgnoredCreate": {"public_id": "0" * 32},
+    "MuteRequest": {"minutes": 10, "reason": "abuse in chat"},
+    "ChatWordCreate": {"word": "grommet"},
 }
 # One value of each JSON type, and the schema types that would accept it.
 VALUES: list[tuple[Any, set[str]]] = [

@@ -16,6 +16,7 @@ from app.poker.state import Phase, Stakes
 from app.poker.tendencies import Tendencies
 from app.table import broadcast
 from app.table.broadcast import REPLAY_KEPT, Broadcaster
+from app.table.chat import clean_text
 from app.table.state import (
     CHAT_KEPT,
     HandInPlay,
@@ -27,7 +28,6 @@ from app.table.state import (
     TableState,
     TimeBank,
 )
-from app.table.table import clean_text
 
 
 def a_state() -> TableState:

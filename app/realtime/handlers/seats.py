@@ -1,5 +1,5 @@
 """Watching a table and holding a seat at it: join, unwatch, sit, leave, sit out and
-in, the waiting list, top-ups and chat."""
+in, the waiting list, top-ups, chat and reports about players."""
 
 from __future__ import annotations
 
@@ -15,10 +15,13 @@ from app.table.table import Table
 def register(realtime: Realtime) -> None:
     """Handle the ``table:*`` events about watching and seats."""
     on, host, lobby = realtime.dispatcher.on, realtime.host, realtime.lobby
+    keeper = realtime.chat
 
     @on("table:join", schemas.TableJoin, login=False, table=True)
     async def join(sid: str, viewer: Viewer, data: schemas.TableJoin) -> Result:
         table = host.get(data.table_id)
+        if viewer is not None:  # whom they ignore, before the snapshot's chat is chosen
+            await keeper.ready(viewer.user_id)
         result: Result = await table.ask(table.join, sid, viewer, data.invite_code,
                                          data.since_seq)
         await host.watching(sid, table.id)
@@ -66,5 +69,15 @@ def register(realtime: Realtime) -> None:
     @on("table:chat", schemas.TableChat, table=True)
     async def chat(sid: str, viewer: Viewer, data: schemas.TableChat) -> Result:
         table = host.get(data.table_id)
+        await keeper.ready(viewer.user_id)  # a mute read once, not per line
         result: Result = await table.ask(table.chat, viewer, data.text)
         return result
+
+    @on("table:report", schemas.TableReport, table=True)
+    async def report(sid: str, viewer: Viewer, data: schemas.TableReport) -> Result:
+        table = host.get(data.table_id)
+        evidence: Result = await table.ask(table.report, viewer, data.public_id)
+        await realtime.limiter.hit("report", str(viewer.user_id),
+                                   realtime.settings.rate_limit_reports)
+        report_id = await keeper.report(viewer.user_id, data.public_id, data.reason, evidence)
+        return {"table_id": table.id, "report_id": report_id}

@@ -1,3 +1,4 @@
+import { ChatAdmin } from "../admin-chat.js";
 import { api } from "../api.js";
 import { bindForm, clearErrors, formValues } from "../forms.js";
 import { chips, date, dateTime, el, labelColumns, ledgerReason, signed } from "../format.js";
@@ -35,6 +36,8 @@ function openForm(dialogId, user) {
   dialog.showModal();
 }
 
+const chatAdmin = new ChatAdmin({ pager, perPage: PER_PAGE });
+
 // --- users ------------------------------------------------------------------------------
 
 function statusBadge(user) {
@@ -64,6 +67,7 @@ function userActions(user) {
     cell.append(el("button", { type: "button", className: "button button-small", onclick: () => unban(user) }, "Unban"));
   }
   if (user.status !== "deleted") {
+    if (user.role !== "admin") cell.append(chatAdmin.muteButton(user, openForm, loadUsers));
     cell.append(el("button", { type: "button", className: "button button-small", onclick: () => openForm("credits-dialog", user) }, "Credits"));
   }
   cell.append(el("button", { type: "button", className: "button button-small", onclick: () => showLedger(user) }, "Ledger"));
@@ -92,6 +96,8 @@ async function loadUsers() {
   $("users-count").textContent = `${data.count} found`;
   pager("users", users, data.count, loadUsers);
 }
+
+chatAdmin.bindMute(() => loadUsers());
 
 bindForm($("users-form"), async (values) => {
   users.query = { q: values.q.trim(), status: values.status };
@@ -239,5 +245,5 @@ if (me.role !== "admin") {
 } else {
   $("admin-body").hidden = false;
   await loadHouse();
-  await Promise.all([loadUsers(), loadTables(), loadHands()]);
+  await Promise.all([loadUsers(), loadTables(), loadHands(), chatAdmin.load()]);
 }

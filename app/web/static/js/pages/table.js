@@ -9,6 +9,7 @@ import { connect, request, showFatal, SocketMissing } from "../socket.js";
 import { ActionBar } from "../table/actions.js";
 import { TurnAlerts } from "../table/alerts.js";
 import { updateClocks } from "../table/clock.js";
+import { ChatSafety } from "../table/chat.js";
 import { applyHostEvent, describeHost, emptyHosting, HostPanel } from "../table/host.js";
 import { SeatExtras } from "../table/hud.js";
 import { SeatSettings } from "../table/preferences.js";
@@ -29,6 +30,8 @@ let resyncing = false;
 let unreadChat = 0;
 // Your notes at the seats, and the HUD when you turn it on.
 const extras = new SeatExtras(me, () => render());
+// Whom you ignore, and the name buttons of the chat that ignore or report a player.
+const chatSafety = new ChatSafety(me, () => renderChat());
 
 function message(text) {
   const slot = $("table-message");
@@ -67,8 +70,8 @@ for (const list of [$("panel-log"), $("chat-lines")]) {
 
 function renderChat() {
   const lines = $("chat-lines");
-  lines.replaceChildren(...table.chat.map((line) => el("li", {},
-    el("strong", {}, `${line.player.name}: `), line.text)));
+  lines.replaceChildren(...chatSafety.visible(table.chat).map((line) => chatSafety.line(line)));
+  chatSafety.renderIgnored($("chat-ignored"));
   toEnd(lines);
 }
 
@@ -293,6 +296,9 @@ $("hud-toggle").hidden = !me;
 $("hud-on").checked = extras.enabled;
 $("hud-on").addEventListener("change", () => extras.setEnabled($("hud-on").checked));
 extras.bindDialog($("note-dialog"), $("seats"));
+chatSafety.bindDialog($("player-dialog"), $("chat-lines"), (publicId, reason) =>
+  request(socket, "table:report", { table_id: tableId, public_id: publicId, reason }));
+chatSafety.load().catch(() => {});
 extras.start();
 
 const actionBar = new ActionBar((payload) => request(socket, "table:action", { table_id: tableId, ...payload }));
