@@ -57,6 +57,38 @@ class LobbyMine(Request):
     they are open) and those you have a seat at or have claimed one at."""
 
 
+class RakeCap(Request):
+    """The most a pot pays the house when at least ``players`` are dealt in (until an entry
+    for more players applies)."""
+
+    players: Annotated[int, Field(ge=2, le=10, description="From this many players dealt in")]
+    cap: Annotated[int, Field(ge=0, le=10**12, description="The cap, in chips")]
+
+
+class RakeSettings(Request):
+    """A table's rake: a percentage of every pot (rounded down to whole chips), capped by
+    the number of players dealt in, taken before the pots are awarded and paid to the
+    house. Only an admin may set it, and only at a public table."""
+
+    percent: Annotated[float, Field(ge=0, le=10, description="0 to 10, in hundredths at "
+                                                             "most (2.5, 4.75); 0: no rake")]
+    caps: Annotated[list[RakeCap], Field(max_length=9)] = Field(
+        default_factory=list, description="Caps by players dealt in, e.g. 2 players: 5, 3 "
+                                          "or more: 10, 5 or more: 15 (none: uncapped)")
+    no_flop_no_drop: bool = Field(default=True, description="No rake from a hand that ends "
+                                                            "before the flop")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> RakeSettings:
+        hundredths = self.percent * 100
+        if abs(hundredths - round(hundredths)) > 1e-6:
+            raise ValueError("percent has at most two decimals")
+        players = [c.players for c in self.caps]
+        if len(set(players)) != len(players):
+            raise ValueError("each rake cap names a different number of players")
+        return self
+
+
 class TableCreate(Request):
     """``table:create``: open a table (its creator is not seated automatically)."""
 
@@ -96,6 +128,9 @@ class TableCreate(Request):
     bot_style: Annotated[BotStyle | None, Field(strict=False)] = Field(
         default=None, description="One style for all bots; default: mixed"
     )
+    rake: RakeSettings | None = Field(
+        default=None, description="The house's rake (admins, public tables only); default: "
+                                  "none")
 
     @model_validator(mode="after")
     def _consistent(self) -> TableCreate:
@@ -355,6 +390,21 @@ class MyTable(TableSummary):
     tournament: str | None = Field(description="The tournament the table belongs to, or null")
 
 
+class RakeCapPublic(Message):
+    """The most a pot pays the house from ``players`` dealt in."""
+
+    players: int
+    cap: int
+
+
+class RakePublic(Message):
+    """A table's rake: ``percent`` of each pot, capped by players dealt in."""
+
+    percent: float
+    caps: list[RakeCapPublic]
+    no_flop_no_drop: bool
+
+
 class TableConfigPublic(Message):
     """A table's settings."""
 
@@ -380,6 +430,7 @@ class TableConfigPublic(Message):
                                       "(null: a table of the lobby, a quick seat or a "
                                       "tournament)")
     game: GameName = Field("nlhe", description=GAME_DESCRIPTION)
+    rake: RakePublic | None = Field(None, description="The house's rake, or null for none")
 
 
 class ChatLine(Message):

@@ -142,3 +142,11 @@ class NoSuchRequest(HoldemError):
 
     code = "no_such_request"
     status = 404
+
+
+class RakeNotAllowed(HoldemError):
+    """Only an admin may rake a table, and only a public one (a private game is the
+    players' own)."""
+
+    code = "rake_not_allowed"
+    status = 403

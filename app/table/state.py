@@ -18,6 +18,7 @@ from app.poker.blinds import Occupant, PlayerStatus
 from app.poker.bots import BotStyle
 from app.poker.engine import Hand
 from app.poker.fairness import FairnessProof, commitment, new_server_seed
+from app.poker.rake import RakeRule
 from app.poker.state import Game, Stakes
 from app.poker.tendencies import Tendencies, observe
 from app.table.host_desk import HostDesk
@@ -49,6 +50,8 @@ class TableConfig:
     # The person who opened the table, shown to everyone who comes (none: a table of the
     # lobby's, a quick seat's or a tournament's).
     host: Person | None = None
+    # The house's rake (None: no rake; never at a tournament's table).
+    rake: RakeRule | None = None
 
     def bomb_pot(self, hand_number: int) -> int:
         """The ante of hand ``hand_number`` (counted from 1) if it is a bomb pot, else 0."""
@@ -61,6 +64,7 @@ class TableConfig:
         out["stakes"] = self.stakes.to_dict()
         out["bot_style"] = self.bot_style.value if self.bot_style else None
         out["game"] = self.game.value
+        out["rake"] = self.rake.to_dict() if self.rake is not None else None
         return out
 
     @classmethod
@@ -71,6 +75,7 @@ class TableConfig:
         values["bot_style"] = BotStyle(data["bot_style"]) if data.get("bot_style") else None
         values["host"] = Person(**data["host"]) if data.get("host") else None
         values["game"] = Game(data.get("game", Game.NLHE))
+        values["rake"] = RakeRule.from_dict(data["rake"]) if data.get("rake") else None
         return cls(**values)
 
     def public(self) -> dict[str, Any]:
@@ -84,6 +89,7 @@ class TableConfig:
             "straddle": self.stakes.straddle, "bomb_pot_every": self.bomb_pot_every,
             "bomb_pot_ante": self.bomb_pot_ante, "run_it_twice": self.run_it_twice,
             "host": self.host.public() if self.host else None, "game": self.game.value,
+            "rake": self.rake.to_dict() if self.rake is not None else None,
         }
 
 
