@@ -23,6 +23,7 @@ from app.accounts.views import ledger_page, user_private
 from app.admin import service
 from app.admin.audit import audit
 from app.admin.dependencies import TargetUser
+from app.admin.economy import router as economy_admin_router
 from app.admin.house import router as house_admin_router
 from app.admin.schemas import (
     AdminUserPublic,
@@ -45,6 +46,7 @@ router = APIRouter(prefix="/admin", tags=["admin"], dependencies=[Depends(admin_
                    responses=error_responses(401, 403, 404, 409, 413, 422))
 router.include_router(tables_admin_router)
 router.include_router(house_admin_router)
+router.include_router(economy_admin_router)
 Page = Annotated[int, Query(ge=1, le=1_000_000)]
 PerPage = Annotated[int, Query(ge=1, le=200)]
 
