@@ -57,7 +57,8 @@ def summary_problem(summary: Mapping[str, Any]) -> str | None:
             return f"seat {seat}: final {final} - starting {starting} is not its net {net}"
     total = sum(net for *_, net in rows)
     if total != -rake:
-        return f"the seats' nets sum to {total:+}, not {-rake:+} (the rake)"
+        expected = f"{-rake:+} (the rake)" if rake else "0"
+        return f"the seats' nets sum to {total:+}, not {expected}"
     return None
 
 
