@@ -1,6 +1,7 @@
 """A raked table against a real server: only an admin opens one, and only public; its hands
 pay the capped rake to the house in the commit that stores them (the summary, the ledger,
-the house's balance and the economy report agree), and the audit balances."""
+the house's balance and the economy report agree), once even when that commit fails or
+its answer is lost, and the audit balances."""
 
 from __future__ import annotations
 
@@ -11,12 +12,14 @@ import httpx
 from sqlalchemy import func, select
 
 from app.admin.audit import audit
+from app.db import ledger
 from app.db.models import LedgerEntry, LedgerReason, User
 from app.db.tables import HandPlayer, HandRecord
 from app.poker.phh import replay
 from app.table.store import HOUSE_EMAIL
 from tests.conftest import Accounts
-from tests.realtime.harness import Client, LiveServer, PlayingTable
+from tests.e2e.test_chip_faults import FailingStore, LostAnswer
+from tests.realtime.harness import Client, LiveServer, PlayingTable, is_event
 
 RAKE = {"percent": 5, "caps": [{"players": 2, "cap": 8}, {"players": 3, "cap": 15}]}
 TABLE = {"name": "raked", "seats": 6, "small_blind": 5, "big_blind": 10, "min_buy_in": 100,
@@ -135,3 +138,71 @@ async def test_only_an_admin_rakes_and_only_a_public_table(
                 {"percent": 5, "extra": True}):
         answer = await admin.call("table:create", {**TABLE, "rake": bad})
         assert answer["error"]["code"] == "invalid_payload", (bad, answer)
+
+
+async def _to_the_fold(table: PlayingTable) -> dict[str, Any]:
+    """Raise to 100 and call before the flop, bet on the flop: the next turn (to fold) of
+    a hand whose pot of 200 pays 8 (capped) when it ends."""
+    await table.act("raise", 100)
+    await table.act("call")
+    await table.act("bet", 50)
+    return await table.turn()
+
+
+async def _rake_entries(server: LiveServer, table_id: str) -> list[int]:
+    async with server.database.sessions() as session:
+        return list((await session.scalars(select(LedgerEntry.amount).where(
+            LedgerEntry.reason == LedgerReason.RAKE,
+            LedgerEntry.reference == table_id))).all())
+
+
+async def test_a_raked_hand_end_that_cannot_be_stored_pays_the_rake_once_when_it_is(
+    server: LiveServer, players: Accounts, connect: Any
+) -> None:
+    table = await _raked_table(players, connect)
+    turn = await _to_the_fold(table)
+    faults = FailingStore(server.realtime.host.services.store)
+    faults.failing = lambda movement: movement.hand is not None
+    actor = table.seats[turn["seat"]]
+    fold = {"table_id": table.id, "hand_id": turn["hand_id"], "type": "fold"}
+    ack = await actor.call("table:action", fold)
+    assert ack["error"]["code"] == "service_unavailable"
+    assert await _rake_entries(server, table.id) == []
+    faults.failing = lambda _movement: False
+    again = await actor.wait_for("table:turn", lambda t: t["seq"] > turn["seq"]
+                                 and t["legal_actions"] is not None, timeout=20)
+    assert again["hand_id"] == turn["hand_id"]
+    await actor.ok("table:action", {**fold, "hand_id": again["hand_id"]})
+    ended = await table.hand_ended()
+    assert ended["event"]["rake"] == 8 and sum(ended["event"]["stacks"]) == 2000 - 8
+    assert await _rake_entries(server, table.id) == [8]
+    report = await audit(server.database)
+    assert report.balanced, report.describe()
+
+
+async def test_a_raked_hand_end_stored_though_its_commit_seemed_to_fail_pays_it_once(
+    server: LiveServer, players: Accounts, connect: Any
+) -> None:
+    table = await _raked_table(players, connect)
+    turn = await _to_the_fold(table)
+    fault = LostAnswer(server.realtime.host.services.store,
+                       lambda movement: movement.hand is not None)
+    seen = len(table.observer.received)
+    ack = await table.seats[turn["seat"]].call("table:action", {
+        "table_id": table.id, "hand_id": turn["hand_id"], "type": "fold"})
+    assert ack["error"]["code"] == "service_unavailable", ack
+    fault.down = False
+    snapshot = await table.observer.wait_for(
+        "table:snapshot", lambda s: s["table_id"] == table.id, after=seen, timeout=30)
+    assert snapshot["hand_id"] is None
+    assert sorted(s["stack"] for s in snapshot["seats"]) == [900, 1092]
+    await table.observer.wait_for("table:event", lambda e: is_event("hand_started", table.id)(e)
+                                  and e["hand_id"] != turn["hand_id"])
+    live = server.realtime.host.get(table.id)
+    async with server.database.sessions() as session:
+        assert await ledger.escrowed_at(session, table.id) == live.state.escrowed() == 1992
+        assert await session.scalar(select(func.count()).select_from(HandRecord).where(
+            HandRecord.table_id == table.id)) == 1
+    assert await _rake_entries(server, table.id) == [8]
+    report = await audit(server.database)
+    assert report.balanced, report.describe()
