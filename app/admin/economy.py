@@ -3,8 +3,8 @@
 The faucets are the credits granted (sign-up grants, daily credits, admins' grants and
 the house's funding); the sinks are the rake the house takes from raked tables and the
 tournament fees; admins' removals and closed accounts take credits away too. Beside them,
-the bots' result at cash tables: what the house's bots won (negative: lost) from the
-people, before the rake. Every figure comes from the ledger's entries and the stored
+the bots' result at cash tables: what the house's bots won (negative: lost), their stacks'
+change hand by hand (a pot a bot won paid its rake first; the rake is counted apart). Every figure comes from the ledger's entries and the stored
 hands, by the UTC day they were written.
 """
 
@@ -41,7 +41,7 @@ class EconomyDay(BaseModel):
     house_funding: int = Field(0, description="Credits given to the house's bankroll")
     accounts_closed: int = Field(0, description="Credits removed with deleted accounts")
     bots_result: int = Field(0, description="What the bots won (negative: lost) at cash "
-                                            "tables, before the rake")
+                                            "tables: their stacks' change, the rake apart")
 
 
 class EconomyPublic(BaseModel):
