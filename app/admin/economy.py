@@ -4,8 +4,9 @@ The faucets are the credits granted (sign-up grants, daily credits, admins' gran
 the house's funding); the sinks are the rake the house takes from raked tables and the
 tournament fees; admins' removals and closed accounts take credits away too. Beside them,
 the bots' result at cash tables: what the house's bots won (negative: lost), their stacks'
-change hand by hand (a pot a bot won paid its rake first; the rake is counted apart). Every figure comes from the ledger's entries and the stored
-hands, by the UTC day they were written.
+change hand by hand (a pot a bot won paid its rake first; the rake is counted apart).
+Every figure comes from the ledger's entries and the stored hands, by the UTC day they
+were written.
 """
 
 from __future__ import annotations
