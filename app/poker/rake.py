@@ -21,7 +21,7 @@ The rules (the usual ones of online cash games):
 >>> rule.amount(120, players=4, flop=False)
 0
 >>> split_rake(5, [100, 40, 10])
-[3, 2, 0]
+[4, 1, 0]
 """
 
 from __future__ import annotations
