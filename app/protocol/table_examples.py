@@ -211,7 +211,7 @@ private notes about players at `GET /notes` and `GET|PUT|DELETE /notes/{public_i
 SUMMARY: dict[str, Any] = {
     "table_id": TABLE, "name": "Friday night", "small_blind": 5, "big_blind": 10, "ante": 0,
     "min_buy_in": 200, "max_buy_in": 1000, "seats": 6, "seated": 3, "bots": 1, "waiting": 0,
-    "average_pot": 85, "hands_per_hour": 52, "private": False, "game": "nlhe",
+    "average_pot": 85, "hands_per_hour": 52, "private": False, "game": "nlhe", "rake": 0,
 }
 CONFIG: dict[str, Any] = {
     "name": "Friday night", "seats": 6, "small_blind": 5, "big_blind": 10, "ante": 0,

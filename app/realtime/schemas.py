@@ -378,6 +378,7 @@ class TableSummary(Message):
     hands_per_hour: int
     private: bool
     game: GameName = Field("nlhe", description=GAME_DESCRIPTION)
+    rake: float = Field(0, description="The rake's percentage of each pot (0: no rake)")
 
 
 class MyTable(TableSummary):

@@ -37,6 +37,7 @@ async def _raked_table(players: Accounts, connect: Any) -> PlayingTable:
     admin = await connect(await players.admin())
     created = await admin.ok("table:create", {**TABLE, "rake": RAKE})
     table_id = created["table"]["table_id"]
+    assert created["table"]["rake"] == 5.0  # the lobby lists the rake's percentage
     assert (await _config(admin, table_id))["rake"] == {**RAKE, "percent": 5.0,
                                                         "no_flop_no_drop": True}
     people = [await players.player(verified=False) for _ in range(2)]
@@ -127,6 +128,7 @@ async def test_only_an_admin_rakes_and_only_a_public_table(
     assert refused["error"]["code"] == "rake_not_allowed", refused
     # A rake of 0 % is no rake: anyone may send it.
     plain = await player.ok("table:create", {**TABLE, "rake": {"percent": 0}})
+    assert plain["table"]["rake"] == 0
     assert (await _config(player, plain["table"]["table_id"]))["rake"] is None
     admin = await connect(await players.admin())
     private = await admin.call("table:create", {**TABLE, "private": True, "rake": RAKE})

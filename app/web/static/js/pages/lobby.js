@@ -24,7 +24,8 @@ function tableUrl(id, sit, invite) {
 function blindsOf(table) {
   const game = gameOf(table);
   return [el("abbr", { className: "game-short", title: game.name }, game.short),
-    ` ${chips(table.small_blind)} / ${chips(table.big_blind)}${table.ante ? ` (ante ${chips(table.ante)})` : ""}`];
+    ` ${chips(table.small_blind)} / ${chips(table.big_blind)}${table.ante ? ` (ante ${chips(table.ante)})` : ""}`
+    + `${table.rake ? ` · rake ${table.rake}%` : ""}`];
 }
 
 function playersOf(table) {
