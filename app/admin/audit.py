@@ -15,7 +15,11 @@ and the stored state of every table in one consistent snapshot and checks:
   bots won is what the people lost, and ``house balance + bots' chips at tables ==
   its external entries - the sum of every person's hand results``;
 - per table: the chips the ledger holds there equal what its seats account for
-  (:meth:`app.table.state.TableState.escrowed`) when it is open, 0 when closed;
+  (:meth:`app.table.state.TableState.escrowed`) when it is open, 0 when closed; and the
+  rake the ledger paid the house from it (``rake`` entries naming the table) is the sum
+  of the rake its stored hands record (a hand's rake goes to the house in the commit
+  that stores it; the house's own check above holds with it, as what the house got is
+  what the people and its bots paid);
 - per hand: the results counted above (``hand_players``) are the ones the hand's own
   stored summary shows, and the summary adds up (:mod:`app.admin.hand_audit`), so a
   forgery must also rewrite the hand's record to pass;
@@ -76,6 +80,15 @@ class TableOff:
     actual: int
 
 
+@dataclass(frozen=True, slots=True)
+class RakeOff:
+    """A table whose hands record another rake than the ledger paid the house from it."""
+
+    table_id: str
+    hands: int
+    ledger: int
+
+
 @dataclass(frozen=True)
 class AuditReport:
     """The reconciliation: the global totals and every account and table that is off."""
@@ -86,6 +99,7 @@ class AuditReport:
     people: int
     open_tables: int
     hands: tuple[HandOff, ...]
+    rake: tuple[RakeOff, ...] = ()
 
     @property
     def totals_balanced(self) -> bool:
@@ -96,7 +110,8 @@ class AuditReport:
     @property
     def balanced(self) -> bool:
         """Nothing is off anywhere."""
-        return self.totals_balanced and not self.accounts and not self.tables and not self.hands
+        return (self.totals_balanced and not self.accounts and not self.tables
+                and not self.hands and not self.rake)
 
     def describe(self) -> str:
         """A readable report, one line per finding."""
@@ -122,6 +137,9 @@ class AuditReport:
                 f"the ledger holds {table.actual})")
         for hand in self.hands:
             lines.append(f"  hand {hand.hand_id} (table {hand.table_id}): {hand.problem}")
+        for rake in self.rake:
+            lines.append(f"  table {rake.table_id}: its hands record a rake of {rake.hands}, "
+                         f"the ledger paid the house {rake.ledger}")
         return "\n".join(lines)
 
 
@@ -175,6 +193,21 @@ async def _tournament_flows(session: AsyncSession) -> dict[int, int]:
         .where(LedgerEntry.reason.in_(list(TOURNAMENT_TRANSFERS)))
         .group_by(LedgerEntry.user_id))
     return {int(user_id): int(total) for user_id, total in rows}
+
+
+async def _rake_off(session: AsyncSession) -> list[RakeOff]:
+    """Every table whose hands' rake differs from the ``rake`` entries naming it."""
+    rows = await session.execute(
+        select(HandRecord.table_id, func.sum(HandRecord.rake))
+        .where(HandRecord.rake != 0).group_by(HandRecord.table_id))
+    hands = {str(table_id): int(rake) for table_id, rake in rows}
+    rows = await session.execute(
+        select(LedgerEntry.reference, func.sum(LedgerEntry.amount))
+        .where(LedgerEntry.reason == LedgerReason.RAKE).group_by(LedgerEntry.reference))
+    paid = {str(table_id): int(rake) for table_id, rake in rows}
+    return [RakeOff(table_id, hands.get(table_id, 0), paid.get(table_id, 0))
+            for table_id in sorted(set(hands) | set(paid))
+            if hands.get(table_id, 0) != paid.get(table_id, 0)]
 
 
 def _tables_off(
@@ -236,6 +269,7 @@ async def reconcile(session: AsyncSession) -> AuditReport:
         people=sum(1 for a in accounts if a.email != HOUSE_EMAIL),
         open_tables=len(open_tables),
         hands=tuple(await hands_off(session)),
+        rake=tuple(await _rake_off(session)),
     )
 
 

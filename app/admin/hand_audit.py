@@ -6,7 +6,8 @@ there; the hand's summary, written with it from the same finished hand, would no
 every hand is checked against its summary:
 
 - the summary adds up: each seat's ``final_stack - starting_stack`` is its ``net``, and
-  the nets sum to zero (a hand moves chips between its seats only);
+  the nets and the ``rake`` sum to zero (a hand moves chips between its seats, and its
+  rake to the house, only);
 - the people's rows in ``hand_players`` are exactly the summary's seats without a bot,
   each with the summary's ``net``.
 """
@@ -48,12 +49,16 @@ def summary_problem(summary: Mapping[str, Any]) -> str | None:
                 for r in summary["players"]]
     except (KeyError, TypeError, ValueError):
         return "the summary has no readable seats"
+    rake = summary.get("rake", 0)
+    if isinstance(rake, bool) or not isinstance(rake, int) or rake < 0:
+        return f"the summary's rake {rake!r} is not a whole number of chips"
     for seat, starting, final, net in rows:
         if final - starting != net:
             return f"seat {seat}: final {final} - starting {starting} is not its net {net}"
     total = sum(net for *_, net in rows)
-    if total != 0:
-        return f"the seats' nets sum to {total:+}, not 0"
+    if total != -rake:
+        expected = f"{-rake:+} (the rake)" if rake else "0"
+        return f"the seats' nets sum to {total:+}, not {expected}"
     return None
 
 

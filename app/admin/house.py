@@ -37,7 +37,8 @@ class HousePublic(BaseModel):
     balance: int = Field(description="Credits the house holds, not at any table")
     at_tables: int = Field(description="The bots' stacks at open tables (house credits)")
     funded: int = Field(description="Every credit ever given to the house")
-    result: int = Field(description="balance + at_tables - funded: what bots won (or lost)")
+    result: int = Field(description="balance + at_tables - funded: what bots won (or lost), "
+                                    "with the rake the house took")
     table_share: float = Field(
         description="HOUSE_TABLE_SHARE: bots sit at a table only while a full buy-in for "
                     "each bot seat there is at most this share of the house's bankroll")

@@ -24,6 +24,7 @@ from app.admin import service
 from app.admin.audit import audit
 from app.admin.chat import router as chat_admin_router
 from app.admin.dependencies import TargetUser
+from app.admin.economy import router as economy_admin_router
 from app.admin.house import router as house_admin_router
 from app.admin.schemas import (
     AdminUserPublic,
@@ -47,6 +48,7 @@ router = APIRouter(prefix="/admin", tags=["admin"], dependencies=[Depends(admin_
 router.include_router(tables_admin_router)
 router.include_router(house_admin_router)
 router.include_router(chat_admin_router)
+router.include_router(economy_admin_router)
 
 
 @router.get("/users")

@@ -118,6 +118,16 @@ class HandOffPublic(BaseModel):
                          "against the hand's summary")
 
 
+class RakeOffPublic(BaseModel):
+    """A table whose hands record another rake than the ledger paid the house from it."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    table_id: str
+    hands: int = Field(description="the rake its stored hands record")
+    ledger: int = Field(description="the rake entries naming the table")
+
+
 class AuditTotalsPublic(BaseModel):
     """The ledger's global totals, in credits."""
 
@@ -138,6 +148,7 @@ class AuditPublic(BaseModel):
     accounts: list[AccountOffPublic]
     tables: list[TableOffPublic]
     hands: list[HandOffPublic]
+    rake: list[RakeOffPublic] = Field(default_factory=list)
 
     @classmethod
     def of(cls, report: AuditReport) -> AuditPublic:
@@ -152,6 +163,7 @@ class AuditPublic(BaseModel):
             accounts=[AccountOffPublic.model_validate(a) for a in report.accounts],
             tables=[TableOffPublic.model_validate(t) for t in report.tables],
             hands=[HandOffPublic.model_validate(h) for h in report.hands],
+            rake=[RakeOffPublic.model_validate(r) for r in report.rake],
         )
 
 

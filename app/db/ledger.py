@@ -6,10 +6,11 @@ requests race. Nothing here commits: the caller commits once, so the entry, the
 balance and whatever caused them land together or not at all.
 
 Chips at a table are escrowed: a buy-in moves credits from a balance to the table's
-:class:`TableEscrow`, a cash-out moves them back (to whoever won them), rake leaves
-the table for good. A tournament's buy-ins are escrowed the same way in its prize
-pool (``TournamentRecord.pool_held``) until they are refunded or paid out as
-prizes; its fee leaves circulation like rake. :func:`audit` checks DESIGN principle 4::
+:class:`TableEscrow`, a cash-out moves them back (to whoever won them), and the rake of
+a hand moves from the table to the house account (:func:`pay_rake`). A tournament's
+buy-ins are escrowed the same way in its prize pool (``TournamentRecord.pool_held``)
+until they are refunded or paid out as prizes; its fee leaves circulation. :func:`audit`
+checks DESIGN principle 4::
 
     sum(balances) + chips escrowed at tables and in prize pools
         == credits granted - credits removed
@@ -185,6 +186,17 @@ async def release(
     _require_positive(amount)
     await _take_from_table(session, table_id, amount)
     return await credit(session, user_id, amount, reason=LedgerReason.TABLE_CASH_OUT,
+                        reference=table_id)
+
+
+async def pay_rake(
+    session: AsyncSession, house_id: int, table_id: str, amount: int
+) -> LedgerEntry:
+    """The rake of a hand: move ``amount`` (> 0) from the chips held at ``table_id`` to the
+    house account, as a ``rake`` entry naming the table."""
+    _require_positive(amount)
+    await _take_from_table(session, table_id, amount)
+    return await credit(session, house_id, amount, reason=LedgerReason.RAKE,
                         reference=table_id)
 
 

@@ -121,14 +121,16 @@ class LedgerReason(enum.StrEnum):
     TOURNAMENT_FEE = "tournament_fee"
     TOURNAMENT_PRIZE = "tournament_prize"
     TOURNAMENT_REFUND = "tournament_refund"
+    RAKE = "rake"
 
 
 # Reasons that move chips between a balance and a table or a tournament's prize
 # pool; every other reason creates or removes credits. A tournament fee leaves
-# circulation when paid (like rake) and comes back as a grant when refunded.
+# circulation when paid and comes back as a grant when refunded. Rake moves chips from
+# a table to the house account (credits it keeps, as it keeps what its bots win).
 TRANSFER_REASONS = frozenset({
     LedgerReason.TABLE_BUY_IN, LedgerReason.TABLE_CASH_OUT, LedgerReason.TOURNAMENT_BUY_IN,
-    LedgerReason.TOURNAMENT_PRIZE, LedgerReason.TOURNAMENT_REFUND,
+    LedgerReason.TOURNAMENT_PRIZE, LedgerReason.TOURNAMENT_REFUND, LedgerReason.RAKE,
 })
 
 

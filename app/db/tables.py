@@ -78,6 +78,8 @@ class HandRecord(Base):
     ended_at: Mapped[datetime] = mapped_column(default=utcnow)
     # The game it was dealt in (app.poker.state.Game), for results by game.
     game: Mapped[str] = mapped_column(String(8), default="nlhe", server_default="nlhe")
+    # What the house took from its pots (app.poker.rake), paid to it in the same commit.
+    rake: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
 
 
 class HandPlayer(Base):

@@ -84,6 +84,7 @@ from app.poker.events import (
 )
 from app.poker.hand import HandState
 from app.poker.pots import Pot, build_pots
+from app.poker.rake import RakeRule
 from app.poker.state import (
     BETTING_PHASES,
     Game,
@@ -116,6 +117,7 @@ class Hand(HandState):
     def start(
         cls, stacks: Mapping[int, int], *, button: int, stakes: Stakes, deck: Deck,
         bomb_pot: int = 0, run_it_twice: bool = False, game: Game = Game.NLHE,
+        rake: RakeRule | None = None,
     ) -> tuple[Hand, list[Event]]:
         """Deal a hand: post antes and blinds, deal hole cards, open the betting.
 
@@ -135,6 +137,9 @@ class Hand(HandState):
         ``game`` (No-Limit Hold'em unless given) sets the hole cards, how hands rank
         and the betting limits (:mod:`app.poker.limits`); a Fixed-Limit game takes no
         straddle.
+
+        With ``rake`` the house takes its share of the pots as they are awarded
+        (:mod:`app.poker.rake`; a rule of 0 % is no rake).
         """
         game = Game(game)
         verify_setup(stacks, button, deck.cards, game.hole_cards)
@@ -147,7 +152,8 @@ class Hand(HandState):
         cut = numbers.index(button) + 1
         seats = [Seat(n, stacks[n], stacks[n]) for n in numbers[cut:] + numbers[:cut]]
         hand = cls(stakes, button, seats, list(deck.deal(len(deck))), bomb_pot=bomb_pot,
-                   run_it_twice=run_it_twice, game=game)
+                   run_it_twice=run_it_twice, game=game,
+                   rake=rake if rake is not None and rake.percent_hundredths else None)
         events: list[Event] = []
         betting.post_forced_bets(hand, events)
         betting.deal_hole_cards(hand, events)
@@ -475,6 +481,7 @@ class Hand(HandState):
             "asked": list(self.asked), "runs": self.runs,
             "second_board": card_texts(self.second_board),
             "game": self.game.value, "street_bets": self.street_bets, "capped": self.capped,
+            "rake": self.rake.to_dict() if self.rake is not None else None,
         }
 
     def _history_as_data(self) -> list[dict[str, Any]]:
@@ -499,6 +506,7 @@ class Hand(HandState):
             # A state stored before the game was a table option is No-Limit Hold'em.
             game=Game(data.get("game", Game.NLHE)), street_bets=data.get("street_bets", 0),
             capped=data.get("capped", False),
+            rake=RakeRule.from_dict(data["rake"]) if data.get("rake") else None,
         )
 
     def to_json(self) -> str:

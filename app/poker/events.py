@@ -170,7 +170,8 @@ class PotAwarded(Event):
     """Pot number ``pot`` (0 is the main pot) went to ``seats`` in ``amounts``.
 
     When the hand is run twice each pot is awarded once per board: ``run`` 0 and 1, each
-    with its half of the pot (``amount``).
+    with its half of the pot (``amount``). ``rake`` is what the house took from the pot
+    before it was awarded (on run 0's record: a pot is raked once).
     """
 
     type: ClassVar[str] = "pot_awarded"
@@ -180,15 +181,18 @@ class PotAwarded(Event):
     amounts: tuple[int, ...]
     hand: str | None = None
     run: int = 0
+    rake: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class HandEnded(Event):
-    """The hand is complete: final stacks of every seat dealt in."""
+    """The hand is complete: final stacks of every seat dealt in, and the rake the house
+    took from the pots (0 at a table without rake)."""
 
     type: ClassVar[str] = "hand_ended"
     seats: tuple[int, ...]
     stacks: tuple[int, ...]
+    rake: int = 0
 
 
 EVENT_TYPES: dict[str, type[Event]] = {

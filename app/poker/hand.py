@@ -14,6 +14,7 @@ from typing import Any
 from app.poker.cards import Card
 from app.poker.errors import NotInHand
 from app.poker.events import Event
+from app.poker.rake import RakeRule
 from app.poker.state import Game, Phase, Seat, Stakes
 
 
@@ -56,6 +57,8 @@ class HandState:
     game: Game = Game.NLHE
     street_bets: int = 0
     capped: bool = False
+    # The table's rake (None: none), taken from the pots when they are awarded.
+    rake: RakeRule | None = None
 
     # ---- what the hand looks like -----------------------------------------
 

@@ -165,6 +165,11 @@ def pot_totals(hand: Hand) -> dict[int, int]:
     return totals
 
 
+def rake_of(hand: Hand) -> int:
+    """What the house took from the hand's pots (0 at a table without rake)."""
+    return sum(e.rake for e in awards(hand))
+
+
 def events_of(hand: Hand, kind: type[Event]) -> list[Event]:
     """The hand's events of one kind, in order."""
     return [e for e in hand.history if isinstance(e, kind)]

@@ -12,7 +12,8 @@ cards only when the reader saw them (``hero_player_id`` is null in the admins' f
 which carries every seat's cards). A bomb pot is a ``Post Ante`` from every seat and no
 betting before the flop; a hand run twice has two ``Flop``/``Turn``/``River`` rounds
 (the second board's) and two ``Showdown`` rounds. A pot's ``amount`` excludes any bet
-returned uncalled; rake is 0. Every game the engine deals is written: Hold'em with
+returned uncalled and includes the pot's ``rake`` (each winner's ``contributed_rake`` is
+the part of it their win paid, in proportion). Every game the engine deals is written: Hold'em with
 ``bet_type`` ``NL``, ``PL`` or ``FL``, Pot-Limit Omaha (four or five hole cards) as
 ``Omaha`` ``PL``.
 """
@@ -36,6 +37,7 @@ from app.poker.events import (
     PlayerActed,
 )
 from app.poker.hand_export import ExportView, awards
+from app.poker.rake import split_rake
 from app.poker.state import Phase
 
 SPEC_VERSION = "1.4.6"
@@ -153,14 +155,21 @@ def _add(view: ExportView, out: _Rounds, e: Event) -> None:
 def _pots(view: ExportView) -> list[dict[str, Any]]:
     pots: dict[int, dict[int, int]] = {}
     amounts: dict[int, int] = {}
+    rakes: dict[int, int] = {}
     for e in awards(view.hand):
-        amounts[e.pot] = amounts.get(e.pot, 0) + e.amount
+        amounts[e.pot] = amounts.get(e.pot, 0) + e.amount + e.rake
+        rakes[e.pot] = rakes.get(e.pot, 0) + e.rake
         wins = pots.setdefault(e.pot, {})
         for seat, won in zip(e.seats, e.amounts, strict=True):
             position = view.position(seat)
             wins[position] = wins.get(position, 0) + won
-    return [{"number": pot, "amount": amounts[pot], "rake": 0, "jackpot": 0,
-             "player_wins": [{"player_id": p, "win_amount": w, "contributed_rake": 0}
-                             for p, w in sorted(pots[pot].items()) if w]}
-            for pot in sorted(pots)]
+    return [_pot(pot, amounts[pot], rakes[pot], pots[pot]) for pot in sorted(pots)]
+
+
+def _pot(number: int, amount: int, rake: int, wins: dict[int, int]) -> dict[str, Any]:
+    won = sorted((p, w) for p, w in wins.items() if w)
+    paid = split_rake(rake, [w for _, w in won]) if won else []
+    return {"number": number, "amount": amount, "rake": rake, "jackpot": 0,
+            "player_wins": [{"player_id": p, "win_amount": w, "contributed_rake": r}
+                            for (p, w), r in zip(won, paid, strict=True)]}
 

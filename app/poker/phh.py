@@ -51,10 +51,12 @@ from app.poker.events import (
     HandShown,
     HoleCardsDealt,
     PlayerActed,
+    PotAwarded,
 )
 from app.poker.fairness import SCHEME, DealtCards, FairnessProof, NoProof, verify_deal
 from app.poker.omaha import hand_rank
 from app.poker.phh_games import game_of, min_bet_of, variant_fields
+from app.poker.rake import MAX_PERCENT_HUNDREDTHS, RakeRule
 from app.poker.state import Game, Phase, Stakes
 
 _ACTION_CODES = {
@@ -101,6 +103,11 @@ def to_phh(
         out["players"] = list(players)
     if hand.is_complete:
         out["finishing_stacks"] = [s.stack for s in hand.seats]
+        # PHH has no rake field: a user-defined one, so the finishing stacks (after the
+        # rake) add up, and a replay takes the same rake (see replay()).
+        rake = sum(e.rake for e in hand.history if isinstance(e, PotAwarded))
+        if rake:
+            out["_rake"] = rake
     if hand.runs == 2:
         out["_second_board"] = ["".join(map(str, e.cards)) for e in hand.history
                                 if isinstance(e, BoardDealt) and e.run == 1]
@@ -190,12 +197,18 @@ def replay(text: str) -> Replay:
               ] if "_second_board" in data else []
     deck = _deck(actions, len(stacks), second, game)
     n = len(stacks)
+    rake = _rake(data)
     try:
         hand, _ = Hand.start(dict(enumerate(stacks)), button=n - 1, stakes=stakes, deck=deck,
-                             bomb_pot=bomb_pot, run_it_twice=bool(second), game=game)
+                             bomb_pot=bomb_pot, run_it_twice=bool(second), game=game,
+                             rake=rake)
     except HoldemError as exc:
         raise InvalidHandHistory(f"cannot start the hand: {exc.message}") from None
     _play(hand, actions)
+    taken = sum(e.rake for e in hand.history if isinstance(e, PotAwarded))
+    if rake is not None and hand.is_complete and taken != data["_rake"]:
+        raise InvalidHandHistory(f"expected a rake of {data['_rake']} (_rake), the pots "
+                                 f"allow {taken}")
     if second and hand.runs != 2:
         raise InvalidHandHistory("expected a hand run twice (_second_board), got one board")
     expected = data.get("finishing_stacks")
@@ -203,6 +216,18 @@ def replay(text: str) -> Replay:
         recorded = _list(data, "finishing_stacks", int | float)
         expected = [int(v) if float(v).is_integer() else v for v in recorded]
     return Replay(hand, [s.stack for s in hand.seats], expected)
+
+
+def _rake(data: dict[str, Any]) -> RakeRule | None:
+    """The rule that takes a history's ``_rake`` again: any rake we write is at most 10 %
+    of the pot, so 10 % capped at that amount takes exactly it, from every pot in the same
+    proportions."""
+    rake = data.get("_rake", 0)
+    if isinstance(rake, bool) or not isinstance(rake, int) or rake < 0:
+        raise InvalidHandHistory(f"expected _rake to be a whole number of chips, got {rake!r}")
+    if not rake:
+        return None
+    return RakeRule(MAX_PERCENT_HUNDREDTHS, caps=((2, rake),), no_flop_no_drop=False)
 
 
 def _table(data: dict[str, Any], game: Game) -> tuple[Stakes, list[int], int]:

@@ -226,25 +226,28 @@ def hand_counters(hand: PublicHand) -> dict[int, Counters]:
 def all_in_adjusted(hand: Hand, chances: RunoutEquity) -> dict[int, int]:
     """Each seat's result had every pot been shared by the chances when the last hands
     were turned up all in (``chances``, the first all-in equity of the hand): what the seat
-    won is replaced by each pot times its share of that pot. A side pot's share is the
-    seat's equity over those of the seats that can win it (exact heads-up, close
-    otherwise). Whole chips, rounded; a seat with no chance keeps its result.
+    won is replaced by each pot (less its rake) times its share of that pot. A side pot's
+    share is the seat's equity over those of the seats that can win it (exact heads-up,
+    close otherwise). Whole chips, rounded; a seat with no chance keeps its result.
     """
     equity = {s.seat: s.equity for s in chances.seats}
     won = dict.fromkeys((s.number for s in hand.seats), 0)
+    raked: dict[int, int] = {}
     for award in hand.history:
         if isinstance(award, PotAwarded):
+            raked[award.pot] = raked.get(award.pot, 0) + award.rake
             for seat, amount in zip(award.seats, award.amounts, strict=True):
                 won[seat] += amount
     expected = dict.fromkeys(won, 0.0)
-    for pot in hand.pots():
+    for k, pot in enumerate(hand.pots()):
+        amount = pot.amount - raked.get(k, 0)
         contenders = [seat for seat in pot.eligible if seat in equity]
         total = sum(equity[seat] for seat in contenders)
         if len(pot.eligible) == 1 or not total:
             for seat in pot.eligible:
-                expected[seat] += pot.amount / len(pot.eligible)
+                expected[seat] += amount / len(pot.eligible)
             continue
         for seat in contenders:
-            expected[seat] += pot.amount * equity[seat] / total
+            expected[seat] += amount * equity[seat] / total
     return {s.number: s.stack - s.starting_stack - won[s.number] + round(expected[s.number])
             for s in hand.seats}

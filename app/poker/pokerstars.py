@@ -8,7 +8,9 @@ written the way the rest of the industry writes it for trackers: a straddle is
 check from each seat with chips behind before the flop when two or more have chips
 behind, so a reader that walks a betting round before the flop finds one. A hand run
 twice is written as PokerStars does: ``*** FIRST FLOP ***`` ... ``*** SECOND RIVER
-***``, one showdown per board and both boards in the summary. Rake is always 0.
+***``, one showdown per board and both boards in the summary. The summary's total pot
+is every chip called into the pots; its main and side pots are what was collected from
+each, after the rake (``Total pot 120 | Rake 3``).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from app.poker.hand_export import (
     describe,
     eastern,
     pot_totals,
+    rake_of,
     street_boards,
 )
 from app.poker.state import Phase
@@ -270,13 +273,13 @@ def _finish(view: ExportView) -> list[str]:
 def _summary(view: ExportView, play: _Play) -> list[str]:
     hand = view.hand
     pots = pot_totals(hand)
-    total = sum(pots.values())
-    line = f"Total pot {total}"
+    rake = rake_of(hand)
+    line = f"Total pot {sum(pots.values()) + rake}"
     if len(pots) > 1:
         sides = [f"Side pot {a}." if len(pots) == 2 else f"Side pot-{p} {a}."
                  for p, a in sorted(pots.items()) if p]
         line += f" Main pot {pots.get(0, 0)}. " + " ".join(sides)
-    lines = ["*** SUMMARY ***", f"{line} | Rake 0"]
+    lines = ["*** SUMMARY ***", f"{line} | Rake {rake}"]
     if view.run_twice:
         first, second = hand.boards()
         lines += ["Hand was run twice", f"FIRST Board [{format_cards(first, ' ')}]",

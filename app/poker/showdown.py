@@ -19,6 +19,7 @@ from app.poker.events import Event, HandEnded, HandMucked, HandShown, PotAwarded
 from app.poker.hand import HandState
 from app.poker.omaha import hand_rank
 from app.poker.pots import Pot, build_pots, split_between_runs, split_pot
+from app.poker.rake import split_rake
 from app.poker.state import Phase, SeatStatus
 
 
@@ -83,24 +84,38 @@ def settle(
     """Award every pot and complete the hand (``pots`` and ``ranks`` if already known)."""
     ranks = {} if ranks is None else ranks
     boards = hand.boards()
-    for k, pot in enumerate(_final_pots(hand) if pots is None else pots):
+    pots = _final_pots(hand) if pots is None else pots
+    raked = take_rake(hand, pots)
+    for k, (pot, rake) in enumerate(zip(pots, raked, strict=True)):
+        left = pot.amount - rake
         if len(boards) == 1:
-            events.append(_award(hand, k, pot.amount, pot, ranks, hand.board))
+            events.append(_award(hand, k, left, pot, ranks, hand.board, rake=rake))
             continue
-        for run, (amount, board) in enumerate(zip(split_between_runs(pot.amount), boards,
+        for run, (amount, board) in enumerate(zip(split_between_runs(left), boards,
                                                   strict=True)):
             events.append(_award(hand, k, amount, pot, ranks if run == 0 else {}, board,
-                                 run=run))
+                                 run=run, rake=rake if run == 0 else 0))
     hand.phase = Phase.COMPLETE
     hand.to_act = []
-    events.append(
-        HandEnded(tuple(s.number for s in hand.seats), tuple(s.stack for s in hand.seats))
-    )
+    events.append(HandEnded(tuple(s.number for s in hand.seats),
+                            tuple(s.stack for s in hand.seats), rake=sum(raked)))
+
+
+def take_rake(hand: HandState, pots: list[Pot]) -> list[int]:
+    """What each pot pays the house before it is awarded (all 0 at a table without rake):
+    see :mod:`app.poker.rake`. The flop counts as seen once the board has three cards (a
+    hand all in before the flop, whose board is run out, pays rake)."""
+    amounts = [pot.amount for pot in pots]
+    if hand.rake is None:
+        return [0] * len(pots)
+    rake = hand.rake.amount(sum(amounts), players=len(hand.seats), flop=len(hand.board) >= 3)
+    return split_rake(rake, amounts)
 
 
 def _award(hand: HandState, k: int, amount: int, pot: Pot, ranks: dict[int, int],
-           board: list[Card], *, run: int = 0) -> PotAwarded:
-    """Give ``amount`` of pot ``k`` to its best hands on ``board``."""
+           board: list[Card], *, run: int = 0, rake: int = 0) -> PotAwarded:
+    """Give ``amount`` of pot ``k`` (what is left of it after ``rake``) to its best hands
+    on ``board``."""
     claim = [p for p in pot.eligible if hand.seats[p].status is not SeatStatus.MUCKED]
     name = None
     if len(claim) > 1:
@@ -112,7 +127,7 @@ def _award(hand: HandState, k: int, amount: int, pot: Pot, ranks: dict[int, int]
         hand.seats[p].stack += share
         hand.seats[p].won += share
     numbers = tuple(hand.seats[p].number for p in claim)
-    return PotAwarded(k, amount, numbers, tuple(shares), name, run)
+    return PotAwarded(k, amount, numbers, tuple(shares), name, run, rake)
 
 
 def _final_pots(hand: HandState) -> list[Pot]:

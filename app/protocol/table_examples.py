@@ -237,7 +237,7 @@ private notes about players at `GET /notes` and `GET|PUT|DELETE /notes/{public_i
 SUMMARY: dict[str, Any] = {
     "table_id": TABLE, "name": "Friday night", "small_blind": 5, "big_blind": 10, "ante": 0,
     "min_buy_in": 200, "max_buy_in": 1000, "seats": 6, "seated": 3, "bots": 1, "waiting": 0,
-    "average_pot": 85, "hands_per_hour": 52, "private": False, "game": "nlhe",
+    "average_pot": 85, "hands_per_hour": 52, "private": False, "game": "nlhe", "rake": 0,
 }
 CONFIG: dict[str, Any] = {
     "name": "Friday night", "seats": 6, "small_blind": 5, "big_blind": 10, "ante": 0,
@@ -245,7 +245,7 @@ CONFIG: dict[str, Any] = {
     "bots": True, "bot_count": 1, "straddle": 0, "bomb_pot_every": 0, "bomb_pot_ante": 0,
     "run_it_twice": True, "host": {"public_id": "5d1c0e9b2a4f4b7c9e3d8a6f1b2c3d4e",
                                    "name": "Ann", "bot": None},
-    "game": "nlhe",
+    "game": "nlhe", "rake": None,
     "time_bank": {"seconds": 30.0, "add_seconds": 5.0, "every_hands": 10, "max_seconds": 60.0},
 }
 COMMITMENT = "11512302ec5131efcf34283d8dc36fb01c78327d37932f318561b8652299e063"
@@ -486,8 +486,10 @@ TABLE_EVENT_TYPES: dict[str, str] = {
                      "second board (`run` 1).",
     "pot_awarded": "Pot `pot` (0 is the main pot) went to `seats` in `amounts`; in a hand "
                    "run twice each pot is awarded twice, `amount` being the half settled on "
-                   "board `run` (0 or 1).",
-    "hand_ended": "The hand is over: final stacks of the seats dealt in; `fairness` reveals "
+                   "board `run` (0 or 1). `rake` is what the house took from the pot before "
+                   "it was awarded (at a table with a rake; on board 0's award only).",
+    "hand_ended": "The hand is over: final stacks of the seats dealt in and the `rake` the "
+                  "house took from the pots (0 without one); `fairness` reveals "
                   "the server seed and the client seeds the deck was shuffled with (check "
                   "them: docs/FAIRNESS.md) to the players dealt in only (everyone else, "
                   "spectators included, gets `null`: the seed would give them every hole "
@@ -543,8 +545,9 @@ EVENT_EXAMPLES: dict[str, dict[str, Any]] = {
                       "seats": [{"seat": 2, "win": 0.9162, "tie": 0.0, "equity": 0.9162},
                                 {"seat": 0, "win": 0.0838, "tie": 0.0, "equity": 0.0838}]},
     "pot_awarded": {"type": "pot_awarded", "pot": 0, "amount": 120, "seats": [4],
-                    "amounts": [120], "hand": None, "run": 0},
+                    "amounts": [120], "hand": None, "run": 0, "rake": 0},
     "hand_ended": {"type": "hand_ended", "seats": [2, 4, 0], "stacks": [970, 700, 1180],
+                   "rake": 0,
                    "fairness": {"scheme": "holdem-fair-v1", "commitment": COMMITMENT,
                                 "server_seed": SERVER_SEED,
                                 "client_seeds": [{"seat": 2, "seed": "k3J9x-Qp2_Lw7Rz0"}]},

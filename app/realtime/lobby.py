@@ -20,12 +20,13 @@ from typing import Any
 
 from app.config import Settings
 from app.errors import HoldemError
+from app.poker.rake import RakeRule
 from app.poker.state import Game, Stakes
 from app.realtime.connections import LOBBY_ROOM
 from app.realtime.errors import NotYourTable
 from app.realtime.hosting import TableHost
 from app.realtime.schemas import QuickSeat, TableCreate
-from app.table.errors import InvalidPayload, SeatTaken
+from app.table.errors import InvalidPayload, RakeNotAllowed, SeatTaken
 from app.table.state import Person, TableConfig, TimeBank, Viewer
 from app.table.table import Table
 
@@ -116,7 +117,7 @@ class Lobby:
                                  problems=[{"location": ["action_seconds"],
                                             "message": "too short"}])
         config = TableConfig(
-            name=data.name, seats=data.seats,
+            name=data.name, seats=data.seats, rake=_rake(owner, data),
             stakes=Stakes(data.small_blind, data.big_blind, data.ante,
                           straddle=2 * data.big_blind if data.straddle else 0),
             min_buy_in=data.min_buy_in or 20 * data.big_blind,
@@ -291,3 +292,19 @@ def _time_bank(settings: Settings, data: TableCreate) -> TimeBank:
                              problems=[{"location": ["time_bank_max_seconds"],
                                         "message": "less than the starting bank"}])
     return rule
+
+
+def _rake(owner: Viewer | None, data: TableCreate) -> RakeRule | None:
+    """The rake of a table being opened: only an admin may set one, and only at a public
+    table (a private game is the players' own; a quick seat's or a player's table never
+    rakes). A rake of 0 % is none."""
+    wanted = data.rake
+    if wanted is None or wanted.percent == 0:
+        return None
+    if owner is None or not owner.is_admin:
+        raise RakeNotAllowed("only an admin may set a table's rake")
+    if data.private:
+        raise RakeNotAllowed("a private table takes no rake")
+    return RakeRule(round(wanted.percent * 100),
+                    caps=tuple(sorted((c.players, c.cap) for c in wanted.caps)),
+                    no_flop_no_drop=wanted.no_flop_no_drop)

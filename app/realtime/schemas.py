@@ -58,6 +58,38 @@ class LobbyMine(Request):
     they are open) and those you have a seat at or have claimed one at."""
 
 
+class RakeCap(Request):
+    """The most a pot pays the house when at least ``players`` are dealt in (until an entry
+    for more players applies)."""
+
+    players: Annotated[int, Field(ge=2, le=10, description="From this many players dealt in")]
+    cap: Annotated[int, Field(ge=0, le=10**12, description="The cap, in chips")]
+
+
+class RakeSettings(Request):
+    """A table's rake: a percentage of every pot (rounded down to whole chips), capped by
+    the number of players dealt in, taken before the pots are awarded and paid to the
+    house. Only an admin may set it, and only at a public table."""
+
+    percent: Annotated[float, Field(ge=0, le=10, description="0 to 10, in hundredths at "
+                                                             "most (2.5, 4.75); 0: no rake")]
+    caps: Annotated[list[RakeCap], Field(max_length=9)] = Field(
+        default_factory=list, description="Caps by players dealt in, e.g. 2 players: 5, 3 "
+                                          "or more: 10, 5 or more: 15 (none: uncapped)")
+    no_flop_no_drop: bool = Field(default=True, description="No rake from a hand that ends "
+                                                            "before the flop")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> RakeSettings:
+        hundredths = self.percent * 100
+        if abs(hundredths - round(hundredths)) > 1e-6:
+            raise ValueError("percent has at most two decimals")
+        players = [c.players for c in self.caps]
+        if len(set(players)) != len(players):
+            raise ValueError("each rake cap names a different number of players")
+        return self
+
+
 class TableCreate(Request):
     """``table:create``: open a table (its creator is not seated automatically)."""
 
@@ -109,6 +141,9 @@ class TableCreate(Request):
     time_bank_max_seconds: Seconds | None = Field(
         default=None, description="The most a bank holds (at least `time_bank_seconds`); "
                                   "default: the server's")
+    rake: RakeSettings | None = Field(
+        default=None, description="The house's rake (admins, public tables only); default: "
+                                  "none")
 
     @model_validator(mode="after")
     def _consistent(self) -> TableCreate:
@@ -416,6 +451,7 @@ class TableSummary(Message):
     hands_per_hour: int
     private: bool
     game: GameName = Field("nlhe", description=GAME_DESCRIPTION)
+    rake: float = Field(0, description="The rake's percentage of each pot (0: no rake)")
 
 
 class MyTable(TableSummary):
@@ -437,6 +473,21 @@ class TimeBankPublic(Message):
     add_seconds: float
     every_hands: int
     max_seconds: float
+
+
+class RakeCapPublic(Message):
+    """The most a pot pays the house from ``players`` dealt in."""
+
+    players: int
+    cap: int
+
+
+class RakePublic(Message):
+    """A table's rake: ``percent`` of each pot, capped by players dealt in."""
+
+    percent: float
+    caps: list[RakeCapPublic]
+    no_flop_no_drop: bool
 
 
 class TableConfigPublic(Message):
@@ -466,6 +517,7 @@ class TableConfigPublic(Message):
     game: GameName = Field("nlhe", description=GAME_DESCRIPTION)
     time_bank: TimeBankPublic | None = Field(None, description="How the time banks start "
                                              "and refill")
+    rake: RakePublic | None = Field(None, description="The house's rake, or null for none")
 
 
 class ChatLine(Message):

@@ -168,7 +168,8 @@ class Dealer:
         hand, events = Hand.start(plan.stacks(state.occupants()), button=plan.button,
                                   stakes=stakes, deck=deck, bomb_pot=bomb_pot,
                                   run_it_twice=state.config.run_it_twice,
-                                  game=state.config.game)
+                                  game=state.config.game,
+                                  rake=state.config.rake if tournament is None else None)
         for seat in plan.dealt_in:
             if state.players[seat].status is PlayerStatus.WAITING or tournament is None:
                 state.players[seat].status = PlayerStatus.PLAYING

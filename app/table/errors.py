@@ -172,3 +172,11 @@ class CannotReportSelf(HoldemError):
 
     code = "cannot_report_self"
     status = 422
+
+
+class RakeNotAllowed(HoldemError):
+    """Only an admin may rake a table, and only a public one (a private game is the
+    players' own)."""
+
+    code = "rake_not_allowed"
+    status = 403

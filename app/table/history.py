@@ -12,6 +12,7 @@ from typing import Any
 
 from app.poker.allin import RunoutEquity
 from app.poker.events import PotAwarded
+from app.poker.hand_export import rake_of
 from app.poker.phh import phh_fields, to_phh
 from app.poker.player_stats import all_in_adjusted, hand_counters, public_hand
 from app.table.state import HandInPlay, Player
@@ -22,7 +23,9 @@ def house_shares(nets: Mapping[int, int], bots: Set[int]) -> dict[int, int]:
     """The part of each person's result in one hand that the house's bots paid (negative:
     that went to the bots), by seat, for every seat in ``nets`` not in ``bots``.
 
-    A hand is zero-sum: what the bots lost together, the people won. It is shared among
+    What the bots lost together, the people won; with a rake, what the people won is
+    counted net of it, so the house's share of a result is the bots' and the rake's
+    together (the rake is the house's as the bots' chips are). It is shared among
     the people who won, in proportion to what each won (their winnings came from the bots
     and from the people who lost alike); what the bots won, among the people who lost, in
     proportion to their losses. In whole credits, adding up exactly to the bots' result
@@ -77,14 +80,16 @@ def finished_hand(
             results.append((player.user_id, seat.number, net))
     pots = [
         {"pot": e.pot, "amount": e.amount, "seats": list(e.seats), "amounts": list(e.amounts),
-         "hand": e.hand, "run": e.run}
+         "hand": e.hand, "run": e.run, "rake": e.rake}
         for e in hand.history if isinstance(e, PotAwarded)
     ]
     pot = sum(s.contributed + s.dead for s in hand.seats)
+    rake = rake_of(hand)
     summary = {
         "hand_id": current.id, "table_id": table_id, "number": current.number,
         "game": hand.game.value, "button": hand.button, "stakes": hand.stakes.to_dict(),
-        "board": [str(c) for c in hand.board], "pot": pot, "players": rows, "pots": pots,
+        "board": [str(c) for c in hand.board], "pot": pot, "rake": rake, "players": rows,
+        "pots": pots,
         "boards": [[str(c) for c in board] for board in hand.boards()],
         "fairness": current.proof.to_dict() if current.proof else None,
     }
@@ -110,5 +115,6 @@ def finished_hand(
         id=current.id, number=current.number, pot=pot,
         phh=to_phh(hand, players=names, fields=fields),
         summary=summary, started_at=current.started_at, results=tuple(results),
-        from_house=from_house, counters=counters, all_in_nets=all_in_nets,
+        from_house=from_house, counters=counters, all_in_nets=all_in_nets, rake=rake,
     )
+

@@ -106,5 +106,5 @@ def summary(table: Seen) -> dict[str, Any]:
         "bots": sum(1 for p in state.players.values() if p.is_bot),
         "waiting": len(state.waiting), "average_pot": state.average_pot(now),
         "hands_per_hour": state.hands_per_hour(now), "private": config.private,
-        "game": config.game.value,
+        "game": config.game.value, "rake": config.rake.percent if config.rake else 0,
     }

@@ -19,6 +19,7 @@ from app.poker.bots import BotStyle
 from app.poker.engine import Hand
 from app.poker.fairness import FairnessProof, commitment, new_server_seed
 from app.poker.preactions import PreAction
+from app.poker.rake import RakeRule
 from app.poker.state import Game, Stakes
 from app.poker.tendencies import Tendencies, observe
 from app.table.clock import TimeBank as TimeBank  # offered to the code above a table
@@ -55,6 +56,8 @@ class TableConfig:
     # lobby's, a quick seat's or a tournament's).
     host: Person | None = None
     time_bank: TimeBank = STORED_TIME_BANK
+    # The house's rake (None: no rake; never at a tournament's table).
+    rake: RakeRule | None = None
 
     def bomb_pot(self, hand_number: int) -> int:
         """The ante of hand ``hand_number`` (counted from 1) if it is a bomb pot, else 0."""
@@ -67,6 +70,7 @@ class TableConfig:
         out["stakes"] = self.stakes.to_dict()
         out["bot_style"] = self.bot_style.value if self.bot_style else None
         out["game"] = self.game.value
+        out["rake"] = self.rake.to_dict() if self.rake is not None else None
         return out
 
     @classmethod
@@ -79,6 +83,7 @@ class TableConfig:
         values["game"] = Game(data.get("game", Game.NLHE))
         values["time_bank"] = TimeBank.from_dict(data.get("time_bank"),
                                                  seconds=STORED_TIME_BANK_SECONDS)
+        values["rake"] = RakeRule.from_dict(data["rake"]) if data.get("rake") else None
         return cls(**values)
 
     def public(self) -> dict[str, Any]:
@@ -93,6 +98,7 @@ class TableConfig:
             "bomb_pot_ante": self.bomb_pot_ante, "run_it_twice": self.run_it_twice,
             "host": self.host.public() if self.host else None, "game": self.game.value,
             "time_bank": self.time_bank.to_dict(),
+            "rake": self.rake.to_dict() if self.rake is not None else None,
         }
 
 

@@ -66,6 +66,9 @@ class FinishedHand:
     # (user_id, net) of each person whose result an all-in decided, had the pots been
     # shared by the chances when the hands were turned up.
     all_in_nets: tuple[tuple[int, int], ...] = ()
+    # What the house took from the pots: paid from the table to the house in the commit
+    # that stores the hand, so the two are never apart.
+    rake: int = 0
 
 
 Write = Callable[[AsyncSession], Awaitable[None]]
@@ -322,6 +325,9 @@ class TableStore:
                 balances[buy_in.user_id] = entry.balance_after
             if movement.hand is not None:
                 await _add_hand(session, table_id, movement.hand)
+                if movement.hand.rake:
+                    assert house is not None
+                    await ledger.pay_rake(session, house, table_id, movement.hand.rake)
             for write in movement.writes:
                 await write(session)
             for payout in movement.payouts:
@@ -426,7 +432,8 @@ _SEATED_POSTGRES = text("""
 
 
 def _touches_house(movement: Movement) -> bool:
-    return movement.closing or any(
+    raked = movement.hand is not None and movement.hand.rake > 0
+    return movement.closing or raked or any(
         t.user_id is None for t in (*movement.buy_ins, *movement.payouts))
 
 
@@ -442,7 +449,7 @@ async def _add_hand(session: AsyncSession, table_id: str, hand: FinishedHand) ->
     await session.execute(insert(_HANDS).values(
         id=hand.id, table_id=table_id, number=hand.number, pot=hand.pot, phh=hand.phh,
         summary=hand.summary, started_at=_at(hand.started_at), ended_at=ended,
-        game=hand.summary["game"]))
+        game=hand.summary["game"], rake=hand.rake))
     house, all_in = dict(hand.from_house), dict(hand.all_in_nets)
     rows = [{"hand_id": hand.id, "user_id": user_id, "seat": seat, "net": net,
              "house_net": house.get(user_id, 0), "all_in_net": all_in.get(user_id),

@@ -43,7 +43,7 @@ from app.poker.events import (
     PotAwarded,
     UncalledBetReturned,
 )
-from app.poker.hand_export import ExportView, HandFacts
+from app.poker.hand_export import ExportView, HandFacts, rake_of
 from app.poker.phh import phh_for_viewer, replay, to_phh
 from app.poker.state import Game, SeatStatus, Stakes
 from tests.poker.game_oracle import PotLimitFiveCardOmahaHoldem, PotLimitTexasHoldem
@@ -328,8 +328,11 @@ def check_money(text: str, hand: Hand, view: ExportView) -> None:
     awarded = [(name(seat), amount) for e in hand.history if isinstance(e, PotAwarded)
                for seat, amount in zip(e.seats, e.amounts, strict=True) if amount]
     assert sorted(collected) == sorted(awarded), "collected"
-    total = int(re.search(r"^Total pot (\d+)", text, re.M).group(1))  # type: ignore[union-attr]
-    assert total == chips_put_in(text) == sum(amount for _, amount in awarded)
+    summary = re.search(r"^Total pot (\d+).* \| Rake (\d+)$", text, re.M)
+    assert summary is not None, "the summary's total pot and rake"
+    total, rake = int(summary[1]), int(summary[2])
+    assert rake == rake_of(hand)
+    assert total == chips_put_in(text) == sum(amount for _, amount in awarded) + rake
     assert total == sum(s.contributed + s.dead for s in hand.seats)
 
 

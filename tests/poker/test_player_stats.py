@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from app.poker.allin import RunoutEquity, runout_equities
 from app.poker.cards import Card, Deck
 from app.poker.engine import Hand
+from app.poker.events import PotAwarded
 from app.poker.player_stats import (
     Counters,
     PublicHand,
@@ -19,6 +20,7 @@ from app.poker.player_stats import (
     public_hand,
     summary,
 )
+from app.poker.rake import RakeRule
 from app.poker.state import Stakes
 from tests.poker.export_checks import KINDS, OTHER_GAMES, Kind, random_hands, stored
 
@@ -113,11 +115,11 @@ def test_counters_add_up_and_read_as_percentages_with_their_samples() -> None:
     assert read["wsd"] == {"value": None, "sample": 0}
 
 
-def _all_in_three_ways() -> tuple[Hand, RunoutEquity]:
+def _all_in_three_ways(rake: RakeRule | None = None) -> tuple[Hand, RunoutEquity]:
     """A short stack and two deep ones all in before the flop: a main pot and a side pot;
     the hand's first all-in equity."""
     hand, _ = Hand.start({0: 100, 1: 300, 2: 300}, button=0, stakes=Stakes(1, 2),
-                         deck=Deck.stacked(THREE_WAY))
+                         deck=Deck.stacked(THREE_WAY), rake=rake)
     first: RunoutEquity | None = None
     for seat in (0, 1, 2):
         chances = runout_equities(hand, hand.all_in(seat))
@@ -140,6 +142,19 @@ def test_all_in_adjusted_results_share_each_pot_by_equity_and_add_up_to_nothing(
     assert adjusted[short] == round(main.amount * equity[short]) - 100
     played = {s.number: s.stack - s.starting_stack for s in hand.seats}
     assert adjusted != played
+
+
+def test_all_in_adjusted_results_of_a_raked_hand_share_the_pots_less_the_rake() -> None:
+    hand, chances = _all_in_three_ways(RakeRule(500))
+    raked = sum(e.rake for e in hand.history if isinstance(e, PotAwarded))
+    assert raked == 35  # 5 % of 700
+    adjusted = all_in_adjusted(hand, chances)
+    # The seats' results, adjusted or not, add up to what the house took.
+    assert sum(adjusted.values()) == sum(s.stack - s.starting_stack for s in hand.seats) == -35
+    equity = {s.seat: s.equity for s in chances.seats}
+    main, _ = hand.pots()
+    # Seat 0, all in for 100, can win only the main pot of 300, which paid 15 of the rake.
+    assert adjusted[0] == round((main.amount - 15) * equity[0]) - 100
 
 
 @settings(max_examples=120, deadline=None,

@@ -30,6 +30,8 @@ const LEDGER_REASONS = {
   tournament_fee: "Tournament fee",
   tournament_prize: "Tournament prize",
   tournament_refund: "Tournament refund",
+  house_funding: "House funding",
+  rake: "Rake from a table",
 };
 
 export function ledgerReason(reason) {

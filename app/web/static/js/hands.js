@@ -105,7 +105,8 @@ export function handDetail(detail, phh, replay, notes = new Map()) {
     pot.seats.map((seat, i) => `${playerName(summary, seat)} ${chips(pot.amounts[i])}`).join(", "),
     pot.hand ? ` with ${handName(pot.hand)}` : "")));
   return el("div", { className: "hand-detail" },
-    el("p", { className: "hint" }, `${gameOf(summary).name} · Blinds ${chips(summary.stakes.small_blind)}/${chips(summary.stakes.big_blind)} · ended ${dateTime(detail.ended_at)} · pot ${chips(summary.pot)}`),
+    el("p", { className: "hint" }, `${gameOf(summary).name} · Blinds ${chips(summary.stakes.small_blind)}/${chips(summary.stakes.big_blind)} · ended ${dateTime(detail.ended_at)} · pot ${chips(summary.pot)}`,
+      summary.rake ? el("span", { className: "hand-rake" }, ` · Rake ${chips(summary.rake)}`) : null),
     el("div", { className: "detail-board" }, el("strong", {}, "Board "), summary.board.length ? cardRow(summary.board, { className: "cards-sm" }) : "no cards dealt"),
     twice ? el("div", { className: "detail-board" }, el("strong", {}, "Second board "), cardRow(summary.boards[1], { className: "cards-sm" })) : null,
     el("div", { className: "table-scroll" }, players),

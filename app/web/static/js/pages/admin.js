@@ -11,7 +11,7 @@ const me = await requireUser();
 const users = { page: 1, query: {} };
 const hands = { page: 1, tableId: "" };
 
-for (const id of ["users", "admin-tables", "hands"]) labelColumns($(id));
+for (const id of ["users", "admin-tables", "hands", "economy"]) labelColumns($(id));
 
 for (const dialog of document.querySelectorAll("dialog")) {
   for (const button of dialog.querySelectorAll("[data-close]")) button.addEventListener("click", () => dialog.close());
@@ -208,6 +208,31 @@ bindForm($("close-form"), async (values, form) => {
 });
 $("tables-refresh").addEventListener("click", loadTables);
 
+// --- economy: rake and fees (sinks), credits granted (faucets), the bots' result ----------
+
+const ECONOMY = ["rake", "raked_hands", "tournament_fees", "daily_credits", "signup_grants",
+  "admin_grants", "admin_removals", "house_funding"];
+
+function economyRow(cells, day) {
+  return el("tr", {}, el("td", {}, cells),
+    ...ECONOMY.map((key) => el("td", { className: "num" }, chips(day[key]))),
+    el("td", { className: `num ${day.bots_result >= 0 ? "plus" : "minus"}` }, signed(day.bots_result)));
+}
+
+async function loadEconomy() {
+  try {
+    const data = await api("GET", `/admin/economy?days=${encodeURIComponent($("economy-days").value)}`);
+    const table = $("economy");
+    // Days are UTC dates: shown as the server names them, not moved to this browser's zone.
+    table.tBodies[0].replaceChildren(...data.days.map((day) => economyRow(day.day, day)));
+    table.tFoot.replaceChildren(economyRow(el("strong", {}, "Total"), data.totals));
+    $("economy-error").textContent = "";
+  } catch (error) {
+    $("economy-error").textContent = error.message;
+  }
+}
+$("economy-days").addEventListener("change", loadEconomy);
+
 // --- hand histories ---------------------------------------------------------------------
 
 async function loadHands() {
@@ -245,5 +270,5 @@ if (me.role !== "admin") {
 } else {
   $("admin-body").hidden = false;
   await loadHouse();
-  await Promise.all([loadUsers(), loadTables(), loadHands(), chatAdmin.load()]);
+  await Promise.all([loadUsers(), loadTables(), loadEconomy(), loadHands(), chatAdmin.load()]);
 }

@@ -24,7 +24,8 @@ function tableUrl(id, sit, invite) {
 function blindsOf(table) {
   const game = gameOf(table);
   return [el("abbr", { className: "game-short", title: game.name }, game.short),
-    ` ${chips(table.small_blind)} / ${chips(table.big_blind)}${table.ante ? ` (ante ${chips(table.ante)})` : ""}`];
+    ` ${chips(table.small_blind)} / ${chips(table.big_blind)}${table.ante ? ` (ante ${chips(table.ante)})` : ""}`
+    + `${table.rake ? ` · rake ${table.rake}%` : ""}`];
 }
 
 function playersOf(table) {
@@ -140,6 +141,17 @@ function numbers(values, names) {
   return out;
 }
 
+// The rake an admin set in the create form (caps for 2, 3 and 5 or more players dealt in),
+// or null for none.
+function rakeOf(form, values) {
+  if (form.querySelector("#create-rake").hidden || !Number(values.rake_percent)) return null;
+  const caps = [[2, "rake_cap_2"], [3, "rake_cap_3"], [5, "rake_cap_5"]]
+    .filter(([, name]) => values[name] !== undefined && values[name] !== "")
+    .map(([players, name]) => ({ players, cap: Number(values[name]) }));
+  return { percent: Number(values.rake_percent), caps,
+    no_flop_no_drop: form.elements.namedItem("rake_no_flop_no_drop").checked };
+}
+
 // The forms' buttons come disabled, so nothing is sent before the page can send it: a
 // player's are enabled once their forms are bound; a guest's ask to log in.
 function setUpForms(socket) {
@@ -166,10 +178,14 @@ function setUpForms(socket) {
       payload.bot_count = Number(values.bot_count || 0);
       payload.bot_style = values.bot_style || null;
     }
+    const rake = rakeOf(createForm, values);
+    if (rake) payload.rake = rake;
     const ack = await request(socket, "table:create", payload);
     rememberInvite(user, ack.table.table_id, ack.invite_code);
     window.location.assign(tableUrl(ack.table.table_id, true, ack.invite_code));
   }, { busyText: "Opening…" });
+  // Only an admin may rake a table (a public one): the server refuses anyone else.
+  createForm.querySelector("#create-rake").hidden = !(user && user.role === "admin");
   createForm.elements.namedItem("bots").addEventListener("change", (event) => {
     createForm.querySelector("#create-bot_count").disabled = !event.target.checked;
     createForm.querySelector("#create-bot_style").disabled = !event.target.checked;

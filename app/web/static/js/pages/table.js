@@ -141,6 +141,14 @@ function watchTournament(id) {
   tournamentTimer = setInterval(() => showTournament(id), 3000);
 }
 
+// " · rake 5% (cap 8 from 2 players, 15 from 3)": what the house takes from each pot.
+function rakeText(rake) {
+  if (!rake) return "";
+  const caps = rake.caps.map((c) => `${chips(c.cap)} from ${c.players}`);
+  const cap = caps.length ? ` (cap ${caps.join(", ")} players)` : "";
+  return ` · rake ${rake.percent}%${cap}${rake.no_flop_no_drop ? "" : ", with or without a flop"}`;
+}
+
 function render() {
   if (!table.config) return;
   const config = table.config;
@@ -153,6 +161,7 @@ function render() {
     + `${stakes.ante ? `, ante ${chips(stakes.ante)}` : ""}`
     + `${stakes.straddle ? `, straddle ${chips(stakes.straddle)}` : ""} · ${config.seats} seats`
     + `${config.run_it_twice ? " · run it twice" : ""}`
+    + rakeText(config.rake)
     + `${config.host ? ` · hosted by ${config.host.name}` : ""}`;
   $("felt").dataset.seats = config.seats;
   $("felt").dataset.cards = gameOf(config).cards;

@@ -66,7 +66,7 @@ export function describe(table, message, me, mySeat) {
       const named = shown ? ` with ${shown.name.toLowerCase()}: ${cards(shown.cards)}` : e.hand ? ` with ${handName(e.hand)}` : "";
       return `${names} ${e.seats.length > 1 ? "split" : "wins"} ${pot}${half} (${chips(e.amount)})${named}`;
     }
-    case "hand_ended": return null;
+    case "hand_ended": return e.rake ? `Rake ${chips(e.rake)}` : null;
     case "hand_voided": return `Hand cancelled: ${e.reason}. Stacks are back to where they were.`;
     case "player_sat": return `${e.player.name} sits in seat ${e.seat + 1} with ${chips(e.stack)}`;
     case "player_left": return `${e.player.name} leaves with ${chips(e.stack)}`;
