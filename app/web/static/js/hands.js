@@ -7,6 +7,7 @@ import { chips, dateTime, el, labelColumns, signed } from "./format.js";
 import { gameOf } from "./games.js";
 import { loadNotes, noteTag } from "./notes.js";
 import { describe, handName } from "./table/log.js";
+import { seatSpot } from "./table/render.js";
 
 function playerName(summary, seat) {
   const row = summary.players.find((p) => p.seat === seat);
@@ -42,21 +43,29 @@ function replayer(replay, summary, notes) {
     const frame = replay.frames[step];
     const hand = frame.hand;
     const said = frame.events.map((e) => describe(table, { event: e }, null, hand.viewer)).filter(Boolean);
-    // replaceChildren would write a missing part out as the text "null": leave it out.
-    stage.replaceChildren(...[
-      el("div", { className: "detail-board" }, el("strong", {}, "Board "),
-        hand.board.length ? cardRow(hand.board, { className: "cards-sm" }) : "no cards yet",
-        el("span", { className: "hint" }, ` · pot ${chips(hand.pot_total)}`)),
-      hand.boards && hand.boards.length > 1
-        ? el("div", { className: "detail-board" }, el("strong", {}, "Second board "), cardRow(hand.boards[1], { className: "cards-sm" }))
-        : null,
-      el("ul", { className: "replay-seats" }, ...hand.seats.map((s) => el("li", { dataset: { seat: s.seat } },
-        el("strong", {}, playerName(summary, s.seat)), " ",
-        noteTag(notes.get(publicIdOf(summary, s.seat))) || "",
-        cardRow(s.cards || [], { count: gameOf(hand).cards, className: "cards-sm" }),
-        ` ${chips(s.stack)}`, s.bet ? ` · bet ${chips(s.bet)}` : "",
-        ["folded", "mucked"].includes(s.status) ? ` · ${s.status}` : ""))),
-    ].filter(Boolean));
+    // Drawn as a table: the seats round an oval, the reader's at the bottom, the board
+    // and the pot in the middle. (replaceChildren would write a missing part out as the
+    // text "null": leave it out.)
+    const mine = Math.max(0, hand.seats.findIndex((s) => s.seat === hand.viewer));
+    const n = hand.seats.length;
+    stage.replaceChildren(el("div", { className: "replay-felt" },
+      el("div", { className: "replay-middle" }, ...[
+        hand.board.length ? cardRow(hand.board, { className: "cards-sm" }) : el("span", { className: "hint" }, "no cards yet"),
+        hand.boards && hand.boards.length > 1 ? cardRow(hand.boards[1], { className: "cards-sm replay-second" }) : null,
+        el("span", { className: "replay-pot" }, `Pot ${chips(hand.pot_total)}`),
+      ].filter(Boolean)),
+      el("ul", { className: "replay-seats" }, ...hand.seats.map((s, i) => {
+        const at = seatSpot((i - mine + n) % n, n, 0.5);
+        const seat = el("li", { dataset: { seat: s.seat }, className: ["folded", "mucked"].includes(s.status) ? "out" : "" },
+          cardRow(s.cards || [], { count: gameOf(hand).cards, className: "cards-sm" }),
+          el("strong", {}, playerName(summary, s.seat)),
+          noteTag(notes.get(publicIdOf(summary, s.seat))) || "",
+          el("span", {}, `${chips(s.stack)}${s.bet ? ` · bet ${chips(s.bet)}` : ""}`
+            + `${["folded", "mucked"].includes(s.status) ? ` · ${s.status}` : ""}`));
+        seat.style.left = `${at.x}%`;
+        seat.style.top = `${at.y}%`;
+        return seat;
+      }))));
     caption.textContent = `Step ${step + 1} of ${last + 1}: ${said.join("; ") || "the deal"}`;
     back.disabled = step === 0;
     forward.disabled = step === last;

@@ -14,6 +14,7 @@ import { applyHostEvent, describeHost, emptyHosting, HostPanel } from "../table/
 import { SeatExtras } from "../table/hud.js";
 import { SeatSettings } from "../table/preferences.js";
 import { describe } from "../table/log.js";
+import { land, takeOff } from "../table/motion.js";
 import { PreActionBoxes } from "../table/preactions.js";
 import { measureFelt, renderCenter, renderSeats } from "../table/render.js";
 import { applyEvent, applySnapshot, applyTurn, emptyTable, inLiveHand, mySeat } from "../table/state.js";
@@ -230,8 +231,10 @@ function inOrder(body, apply) {
   }
   table.seq = body.seq;
   show(body, () => {
+    const flight = body.event ? takeOff(body.event) : null;
     apply(body);
     render();
+    land(flight);
   });
 }
 

@@ -52,6 +52,12 @@ function spot(k, n, radius, aspect = 1) {
   return { x: 50 + 50 * radius * Math.cos(angle), y: 50 + 50 * radius * Math.sin(angle) };
 }
 
+// Where seat `k` of `n` (0 at the bottom, clockwise) sits round an oval `aspect` times as
+// tall as it is wide, as percentages of it (the replayer's table uses it too).
+export function seatSpot(k, n, aspect) {
+  return spot(k, n, 1, aspect);
+}
+
 function place(node, point) {
   node.style.left = `${point.x}%`;
   node.style.top = `${point.y}%`;
@@ -182,6 +188,7 @@ export function renderSeats(container, table, me, extras = null) {
     const inHand = table.hand ? table.hand.seats[seat] : null;
     if (inHand && inHand.bet > 0) {
       const bet = chipStack(inHand.bet, "bet");
+      bet.dataset.seat = seat;
       bet.setAttribute("aria-label", `${nameOf(table, seat)} bets ${chips(inHand.bet)}`);
       node.append(besideSeat(bet, inwards));
     }
