@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Annotated
 
 from email_validator import EmailNotValidError, validate_email
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from app.db.models import LedgerReason, Role, UserStatus
 from app.text import DisplayName, skeleton
@@ -147,23 +147,9 @@ class PlayerSettings(BaseModel):
                               "up to the table's maximum buy-in from your credits")
 
 
-class PlayerSettingsUpdate(BaseModel):
-    """Any of :class:`PlayerSettings`' fields; those left out keep their value."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    four_color_deck: bool | None = None
-    sounds: bool | None = None
-    turn_alerts: bool | None = None
-    hud: bool | None = None
-    auto_muck: bool | None = None
-    auto_top_up: bool | None = None
-
-    @model_validator(mode="after")
-    def _no_nulls(self) -> PlayerSettingsUpdate:
-        if nulls := sorted(f for f in self.model_fields_set if getattr(self, f) is None):
-            raise ValueError(f"{', '.join(nulls)}: give true or false, or leave it out")
-        return self
+class PlayerSettingsUpdate(PlayerSettings):
+    """Any of :class:`PlayerSettings`' fields: only those given change (the defaults
+    shown are those of a new account)."""
 
 
 class UserPrivate(UserPublic):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.poker.bots import BotStyle
 from app.poker.events import ActionKind
@@ -210,24 +210,18 @@ class TableTopUp(TableRef):
 
 
 class TablePreferences(TableRef):
-    """``table:preferences``: your seat's preferences; those left out keep their value."""
+    """``table:preferences``: your seat's preferences; only those given change."""
 
-    auto_muck: StrictBool | None = Field(
-        default=None, description="At the showdown, muck a hand that has lost at once "
+    auto_muck: bool = Field(
+        default=False, description="At the showdown, muck a hand that has lost at once "
         "instead of being asked to show or muck")
-    auto_top_up: StrictBool | None = Field(
-        default=None, description="Before each hand, top your stack up to the max buy-in "
+    auto_top_up: bool = Field(
+        default=False, description="Before each hand, top your stack up to the max buy-in "
         "from your credits (turned off, with an `auto_top_up_stopped` notice, when they "
         "cannot pay)")
-    sit_out_next_big_blind: StrictBool | None = Field(
-        default=None, description="Sit out when the big blind reaches you instead of "
+    sit_out_next_big_blind: bool = Field(
+        default=False, description="Sit out when the big blind reaches you instead of "
         "posting it (cleared once done)")
-
-    @model_validator(mode="after")
-    def _no_nulls(self) -> TablePreferences:
-        if nulls := sorted(f for f in self.model_fields_set if getattr(self, f) is None):
-            raise ValueError(f"{', '.join(nulls)}: give true or false, or leave it out")
-        return self
 
     def changes(self) -> dict[str, bool]:
         """The preferences given."""

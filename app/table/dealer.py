@@ -344,8 +344,12 @@ class Dealer:
         elif not turn.showdown and turn.seat in current.preactions:
             self.core.mailbox.later("turn", 0, self._preacted, turn.token)
         else:
-            self.core.mailbox.later("turn", turn.deadline - self.core.now(), self._timed_out,
-                                     turn.token)
+            self._run_clock(turn)
+
+    def _run_clock(self, turn: Turn) -> None:
+        """Time ``turn`` out at its deadline."""
+        self.core.mailbox.later("turn", turn.deadline - self.core.now(), self._timed_out,
+                                 turn.token)
 
     async def _preacted(self, token: int) -> None:
         """Take the pre-action of the player whose turn it is, if it still holds; else
@@ -364,17 +368,19 @@ class Dealer:
             except HoldemError:
                 log.exception("table %s: the pre-action of seat %s failed", self.core.id,
                               turn.seat)
-        self.core.mailbox.later("turn", turn.deadline - self.core.now(), self._timed_out,
-                                 turn.token)
+        self._run_clock(turn)
 
     def _announce(self, turn: Turn) -> None:
-        player = self.state.players[turn.seat]
-        public = {"hand_id": turn.hand_id, "seat": turn.seat, "deadline": turn.deadline,
-                  "time_bank": turn.banking, "bank": player.time_bank, "grace": turn.grace,
-                  "legal_actions": None, "to_call": None}
-        owner = player.user_id
+        public = self._public_turn(turn)
+        owner = self.state.players[turn.seat].user_id
         private = {**public, **self._choices(turn)} if owner is not None else None
         turn.token = self.core.out.send("table:turn", public, owner=owner, private=private)
+
+    def _public_turn(self, turn: Turn) -> dict[str, Any]:
+        """What everyone is told of ``turn`` (its choices are the actor's alone)."""
+        return {"hand_id": turn.hand_id, "seat": turn.seat, "deadline": turn.deadline,
+                "time_bank": turn.banking, "bank": self.state.players[turn.seat].time_bank,
+                "grace": turn.grace, "legal_actions": None, "to_call": None}
 
     def _choices(self, turn: Turn) -> dict[str, Any]:
         current = self.state.current
@@ -388,11 +394,7 @@ class Dealer:
         turn = self.turn
         if turn is None:
             return None
-        player = self.state.players[turn.seat]
-        out = {"table_id": self.core.id, "seq": turn.token, "hand_id": turn.hand_id,
-               "seat": turn.seat, "deadline": turn.deadline, "time_bank": turn.banking,
-               "bank": player.time_bank, "grace": turn.grace,
-               "legal_actions": None, "to_call": None}
+        out = {"table_id": self.core.id, "seq": turn.token, **self._public_turn(turn)}
         if user_id is not None and self.state.players[turn.seat].user_id == user_id:
             out.update(self._choices(turn))
         return out

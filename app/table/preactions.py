@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.poker.errors import NotInHand
+from app.poker.hand import HandState
 from app.poker.preactions import Intent, PreAction, PreActionError
 from app.poker.state import BETTING_PHASES, SeatStatus
 from app.table.core import TableCore
@@ -55,8 +57,7 @@ class PreActions:
 
     def _check_can_choose(self, current: HandInPlay, seat: int) -> None:
         hand = current.hand
-        dealt = next((s for s in hand.seats if s.number == seat), None)
-        if dealt is None or dealt.status is not SeatStatus.ACTIVE:
+        if not _still_betting(hand, seat):
             raise PreActionNotNow("you are not in this hand's betting (folded or all-in)")
         if hand.phase not in BETTING_PHASES:
             raise PreActionNotNow(f"expected a betting round, got the {hand.phase.value}")
@@ -75,14 +76,15 @@ class PreActions:
             return
         hand = current.hand
         for seat, chosen in list(current.preactions.items()):
-            dealt = next((s for s in hand.seats if s.number == seat), None)
-            betting = (hand.phase in BETTING_PHASES and dealt is not None
-                       and dealt.status is SeatStatus.ACTIVE)
-            if betting and chosen.holds(hand.to_call(seat), hand.phase):
-                continue
-            del current.preactions[seat]
-            self.core.touch()
-            self._tell(current, seat, None, CANCELLED)
+            betting = hand.phase in BETTING_PHASES and _still_betting(hand, seat)
+            if not (betting and chosen.holds(hand.to_call(seat), hand.phase)):
+                self._cancel(current, seat)
+
+    def _cancel(self, current: HandInPlay, seat: int) -> None:
+        """Drop the pre-action of ``seat`` that no longer holds, telling its owner."""
+        del current.preactions[seat]
+        self.core.touch()
+        self._tell(current, seat, None, CANCELLED)
 
     def take(self, seat: int) -> PreAction | None:
         """The pre-action of ``seat``, whose turn it is, if it still holds (used up, but
@@ -94,9 +96,7 @@ class PreActions:
         hand = current.hand
         to_call = hand.to_call(seat)
         if not chosen.holds(to_call, hand.phase):
-            del current.preactions[seat]
-            self.core.touch()
-            self._tell(current, seat, None, CANCELLED)
+            self._cancel(current, seat)
             return None
         stays = chosen.stays(to_call)
         if not stays:
@@ -129,3 +129,11 @@ class PreActions:
         chosen = current.preactions[player.seat]
         self.core.out.to_session(sid, "table:preaction",
                                  self.notice(current, player.seat, chosen, CHOSEN))
+
+
+def _still_betting(hand: HandState, seat: int) -> bool:
+    """Whether ``seat`` was dealt in and may still bet (has not folded, is not all-in)."""
+    try:
+        return hand.seat(seat).status is SeatStatus.ACTIVE
+    except NotInHand:
+        return False

@@ -18,6 +18,14 @@ ADMIN_ROUTES = [
     ("POST", "/admin/users/1/demote", None),
     ("GET", "/admin/audit-log", None),
     ("GET", "/admin/audit", None),
+    ("GET", "/admin/chat/words", None),
+    ("POST", "/admin/chat/words", {"word": "heck"}),
+    ("DELETE", "/admin/chat/words/heck", None),
+    ("POST", "/admin/users/1/mute", {"minutes": 5, "reason": "testing"}),
+    ("POST", "/admin/users/1/unmute", None),
+    ("GET", "/admin/chat/lines", None),
+    ("GET", "/admin/chat/reports", None),
+    ("POST", "/admin/chat/reports/1/handle", None),
 ]
 
 

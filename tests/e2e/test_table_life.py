@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-import uuid
 from typing import Any
 
 import httpx
@@ -23,6 +21,7 @@ from tests.conftest import Accounts, Mailbox
 from tests.realtime.harness import (
     Client,
     LiveServer,
+    cluster_settings,
     is_event,
     live_server,
     realtime_settings,
@@ -98,12 +97,8 @@ async def test_table_creations_sent_at_once_open_no_more_tables_than_the_limit(
 async def test_the_open_table_limit_holds_across_processes(
     settings: Settings, mailbox: Mailbox
 ) -> None:
-    url = os.environ.get("TEST_REDIS_URL")
-    if not url:
-        pytest.skip("Redis runs are off: set TEST_REDIS_URL, e.g. redis://127.0.0.1:6379/0")
     # Two processes of one site: one database, one Redis channel.
-    shared = realtime_settings(settings, redis_url=url,
-                               redis_channel=f"holdem-test-{uuid.uuid4().hex}")
+    shared = cluster_settings(settings)
     async with live_server(shared) as first, live_server(shared) as second, \
             httpx.AsyncClient(base_url=first.url) as http:
         person = await Accounts(http, mailbox, first.app).player(verified=False)
@@ -287,11 +282,7 @@ async def _knows(server: LiveServer, other: LiveServer) -> None:
 async def test_a_player_finds_and_closes_their_tables_on_any_process(
     settings: Settings, mailbox: Mailbox
 ) -> None:
-    url = os.environ.get("TEST_REDIS_URL")
-    if not url:
-        pytest.skip("Redis runs are off: set TEST_REDIS_URL, e.g. redis://127.0.0.1:6379/0")
-    shared = realtime_settings(settings, redis_url=url,
-                               redis_channel=f"holdem-test-{uuid.uuid4().hex}")
+    shared = cluster_settings(settings)
     async with live_server(shared) as first, live_server(shared) as second, \
             httpx.AsyncClient(base_url=first.url) as http:
         person = await Accounts(http, mailbox, first.app).player(verified=False)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import os
+import uuid
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
@@ -35,6 +37,17 @@ from tests.poker.stacked_decks import stacked_deck
 WAIT_SECONDS = 10.0
 DOCUMENTED: dict[str, type[BaseModel]] = dict(SERVER_EVENTS)
 Received = tuple[str, Any]
+
+
+def cluster_settings(settings: Settings, **changes: Any) -> Settings:
+    """:func:`realtime_settings` for the processes of one site sharing Redis
+    (``TEST_REDIS_URL``) on a channel of their own, so concurrent runs never hear each
+    other; the test is skipped without it."""
+    url = os.environ.get("TEST_REDIS_URL")
+    if not url:
+        pytest.skip("Redis runs are off: set TEST_REDIS_URL, e.g. redis://127.0.0.1:6379/0")
+    return realtime_settings(settings, redis_url=url,
+                             redis_channel=f"holdem-test-{uuid.uuid4().hex}", **changes)
 
 
 def realtime_settings(settings: Settings, **changes: Any) -> Settings:

@@ -4,9 +4,7 @@ the others: the change travels as cluster news, with no database read per chat l
 from __future__ import annotations
 
 import asyncio
-import os
 import time
-import uuid
 from collections.abc import Callable
 
 import httpx
@@ -14,7 +12,7 @@ import pytest
 
 from app.config import Settings
 from tests.conftest import Accounts, Mailbox
-from tests.realtime.harness import Client, is_event, live_server, realtime_settings
+from tests.realtime.harness import Client, cluster_settings, is_event, live_server
 
 pytestmark = pytest.mark.redis
 
@@ -22,11 +20,7 @@ pytestmark = pytest.mark.redis
 async def test_a_mute_and_a_new_word_made_on_one_process_hold_on_another(
     settings: Settings, mailbox: Mailbox
 ) -> None:
-    url = os.environ.get("TEST_REDIS_URL")
-    if not url:
-        pytest.skip("Redis runs are off: set TEST_REDIS_URL, e.g. redis://127.0.0.1:6379/0")
-    shared = realtime_settings(settings, redis_url=url,
-                               redis_channel=f"holdem-test-{uuid.uuid4().hex}")
+    shared = cluster_settings(settings)
     clients: list[Client] = []
     async with live_server(shared) as rest, live_server(shared) as tables, \
             httpx.AsyncClient(base_url=rest.url) as http:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import uuid
 from typing import Any
 
 import httpx
@@ -13,7 +11,7 @@ import socketio
 from app.config import Settings
 from app.realtime.dispatch import MAX_HOPS
 from tests.conftest import Accounts, Mailbox
-from tests.realtime.harness import Client, is_event, live_server, realtime_settings
+from tests.realtime.harness import Client, cluster_settings, is_event, live_server
 
 pytestmark = pytest.mark.redis
 
@@ -21,13 +19,8 @@ pytestmark = pytest.mark.redis
 async def test_a_hand_is_played_through_the_redis_manager(
     settings: Settings, mailbox: Mailbox
 ) -> None:
-    url = os.environ.get("TEST_REDIS_URL")
-    if not url:
-        pytest.skip("Redis runs are off: set TEST_REDIS_URL, e.g. redis://127.0.0.1:6379/0")
     clients: list[Client] = []
-    # A channel of its own, so concurrent runs on the same Redis never hear each other.
-    shared = realtime_settings(settings, redis_url=url,
-                               redis_channel=f"holdem-test-{uuid.uuid4().hex}")
+    shared = cluster_settings(settings)
     async with live_server(shared) as server, \
             httpx.AsyncClient(base_url=server.url) as http:
         assert isinstance(server.realtime.sio.manager, socketio.AsyncRedisManager)
@@ -59,11 +52,7 @@ async def test_a_request_that_went_from_process_to_process_is_told_its_table_is_
     # While a table changes hands, a request can reach a process that no longer (or not
     # yet) runs it, and go on from there: once it has travelled as far as requests may,
     # the answer is "ask again" (table_moved), not that the table does not exist.
-    url = os.environ.get("TEST_REDIS_URL")
-    if not url:
-        pytest.skip("Redis runs are off: set TEST_REDIS_URL, e.g. redis://127.0.0.1:6379/0")
-    shared = realtime_settings(settings, redis_url=url,
-                               redis_channel=f"holdem-test-{uuid.uuid4().hex}")
+    shared = cluster_settings(settings)
     async with live_server(shared) as server, \
             httpx.AsyncClient(base_url=server.url) as http:
         accounts = Accounts(http, mailbox, server.app)

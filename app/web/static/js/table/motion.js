@@ -5,6 +5,10 @@
 // while the tab is hidden.
 
 const FLIGHT_MS = 450;
+// The events that can take bets off the felt (they end a street, return a bet or award a
+// pot: see table/state.js); the felt is measured before those alone.
+const MOVING = new Set(["board_dealt", "run_it_twice_offered", "uncalled_bet_returned",
+  "hand_shown", "hand_mucked", "pot_awarded"]);
 const reduced = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 function centre(node) {
@@ -36,7 +40,7 @@ function potNode() {
 
 // Before `event` is drawn: where its chips start from (null: none move).
 export function takeOff(event) {
-  if (reduced.matches || document.hidden || ["hand_started", "hand_voided"].includes(event.type)) return null;
+  if (reduced.matches || document.hidden || !MOVING.has(event.type)) return null;
   const bets = new Map([...document.querySelectorAll("#seats .bet")].map((bet) => [bet.dataset.seat, centre(bet)]));
   const pot = event.type === "pot_awarded" && potNode() ? centre(potNode()) : null;
   return bets.size || pot ? { event, bets, pot } : null;
