@@ -8,5 +8,6 @@ looks, so :func:`app.secret_strength.weak_secret_reason` refuses it.
 """
 
 PUBLISHED_DIGESTS: frozenset[str] = frozenset({
+    "1039d0b060ecb3e5317422b5664a7be544be8be92cdf5d3710e379bcccff7a99",
     "8c25355fb843ec835bb14344cc365a5309bab83cec4702088145fffe8f9866da",
 })
