@@ -206,9 +206,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tables = realtime.host
         body = {"status": "ok" if ready else "unavailable", "version": __version__,
                 "database": "up" if database_up else "down", "redis": redis,
-                "tables": "running" if tables.running else "elsewhere",
-                "process": tables.leases.process_id, "leases": await tables.leases_held(),
-                "draining": tables.draining}
+                "tables": "running" if tables.live.running else "elsewhere",
+                "process": tables.leases.process_id,
+                "leases": await tables.ownership.leases_held(),
+                "draining": tables.live.draining}
         if not (settings.is_development or operator(request)):
             del body["process"]  # the host name and process id, for operators only
         return JSONResponse(body, status_code=200 if ready else 503,

@@ -24,7 +24,7 @@ def install(realtime: Realtime) -> TournamentTables:
     service = TournamentService(TournamentStore(realtime.database),
                                 house=services.store.house, now=services.now)
     tournaments = TournamentTables(service, tables, realtime.sio)
-    realtime.directed.append(tournaments)
+    realtime.directed.add(tournaments)
     register(realtime, tournaments)
 
     async def operation(payload: dict[str, Any]) -> dict[str, Any]:

@@ -14,35 +14,35 @@ from app.table.table import Table
 
 def register(realtime: Realtime) -> None:
     """Handle the ``table:*`` events about watching and seats."""
-    on, host, lobby = realtime.dispatcher.on, realtime.host, realtime.lobby
+    on, tables, lobby = realtime.dispatcher.on, realtime.host.live, realtime.lobby
     keeper = realtime.chat
 
     @on("table:join", schemas.TableJoin, login=False, table=True)
     async def join(sid: str, viewer: Viewer, data: schemas.TableJoin) -> Result:
-        table = host.get(data.table_id)
+        table = tables.get(data.table_id)
         if viewer is not None:  # whom they ignore, before the snapshot's chat is chosen
             await keeper.ready(viewer.user_id)
         result: Result = await table.ask(table.join, sid, viewer, data.invite_code,
                                          data.since_seq)
-        await host.watching(sid, table.id)
+        await realtime.watchers.watching(sid, table.id)
         return result
 
     @on("table:unwatch", schemas.TableRef, login=False, table=True)
     async def unwatch(sid: str, viewer: Viewer, data: schemas.TableRef) -> Result:
-        table = host.get(data.table_id)
-        await host.unwatching(sid, table.id)
+        table = tables.get(data.table_id)
+        await realtime.watchers.unwatching(sid, table.id)
         result: Result = await table.ask(table.unwatch, sid)
         return result
 
     @on("table:sit", schemas.TableSit, table=True)
     async def sit(sid: str, viewer: Viewer, data: schemas.TableSit) -> Result:
-        table = host.get(data.table_id)
+        table = tables.get(data.table_id)
         return await lobby.sit(sid, viewer, table, data.seat, data.buy_in, data.invite_code)
 
     def simple(event: str, request: Callable[[Table], Callable[[Viewer], Awaitable[Result]]]
                ) -> None:
         async def handle(sid: str, viewer: Viewer, data: schemas.TableRef) -> Result:
-            table = host.get(data.table_id)
+            table = tables.get(data.table_id)
             result: Result = await table.ask(request(table), viewer)
             return result
 
@@ -56,26 +56,26 @@ def register(realtime: Realtime) -> None:
 
     @on("table:top-up", schemas.TableTopUp, table=True)
     async def top_up(sid: str, viewer: Viewer, data: schemas.TableTopUp) -> Result:
-        table = host.get(data.table_id)
+        table = tables.get(data.table_id)
         result: Result = await table.ask(table.top_up, viewer, data.amount)
         return result
 
     @on("table:preferences", schemas.TablePreferences, table=True)
     async def preferences(sid: str, viewer: Viewer, data: schemas.TablePreferences) -> Result:
-        table = host.get(data.table_id)
+        table = tables.get(data.table_id)
         result: Result = await table.ask(table.preferences, viewer, data.changes())
         return result
 
     @on("table:chat", schemas.TableChat, table=True)
     async def chat(sid: str, viewer: Viewer, data: schemas.TableChat) -> Result:
-        table = host.get(data.table_id)
+        table = tables.get(data.table_id)
         await keeper.ready(viewer.user_id)  # a mute read once, not per line
         result: Result = await table.ask(table.chat, viewer, data.text)
         return result
 
     @on("table:report", schemas.TableReport, table=True)
     async def report(sid: str, viewer: Viewer, data: schemas.TableReport) -> Result:
-        table = host.get(data.table_id)
+        table = tables.get(data.table_id)
         evidence: Result = await table.ask(table.report, viewer, data.public_id)
         await realtime.limiter.hit("report", str(viewer.user_id),
                                    realtime.settings.rate_limit_reports)
