@@ -1,7 +1,7 @@
 """ORM models of tournaments: the tournament with its live state and prize pool, its entries.
 
 A tournament's live state (entries' chips and seats, tables, busts, the clock)
-is one JSON document (:meth:`app.tournaments.director.Tournament.to_dict`)
+is one JSON document (:meth:`app.tournaments.tournament.Tournament.to_dict`)
 rewritten after every change, so a restarted server resumes it. ``pool_held``
 is the prize pool escrow: buy-ins paid in and not yet refunded or paid out as
 prizes (:func:`app.db.ledger.audit` counts it with the chips held at tables).

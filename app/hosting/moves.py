@@ -33,9 +33,9 @@ import logging
 import math
 from collections.abc import Callable
 
+from app.hosting.errors import moving
 from app.hosting.live import LiveTables
 from app.hosting.ownership import Ownership
-from app.table.errors import TableMoved
 from app.table.state import Viewer
 from app.table.table import Table
 
@@ -170,7 +170,7 @@ class TableMoves:
     async def _handed(self, table: Table, to: str) -> None:
         # Requests from now on follow the lease; those already waiting are refused.
         self.live.forget(table.id)
-        await table.stop(refusal=_moved)
+        await table.stop(refusal=moving)
         self.ownership.services.metrics.lease_moves.labels("moved").inc()
         log.info("handed table %s to %s", table.id, to)
         if self.ownership.peers is not None:
@@ -189,6 +189,3 @@ def _plays_or_waits(table: Table, user_id: int | None) -> bool:
     return user_id is not None and (state.has_seat(user_id) or any(
         p.user_id == user_id for p in state.waiting))
 
-
-def _moved() -> TableMoved:
-    return TableMoved("this table moved to another server: try again", retry_after=1)

@@ -1,6 +1,6 @@
 """The tournaments of this process: creating them, entries paid and refunded, start, prizes.
 
-Each tournament is a pure :class:`~app.tournaments.director.Tournament` kept in
+Each tournament is a pure :class:`~app.tournaments.tournament.Tournament` kept in
 memory and stored after every change. A change is made on a copy, committed
 (with its credits, see :mod:`app.tournaments.store`) and only then becomes the
 live state, so a refused or failed change leaves the tournament as it was.
@@ -47,10 +47,10 @@ from app.table.state import Person
 from app.table.store import Write
 from app.tournaments import deals
 from app.tournaments.deals import DealVote
-from app.tournaments.director import HandOutcome, Tournament
 from app.tournaments.errors import TournamentNotFound, WrongTournamentState
 from app.tournaments.rules import Entry, Rules, TournamentStatus
 from app.tournaments.store import Payment, TournamentStore
+from app.tournaments.tournament import HandOutcome, Tournament
 
 log = logging.getLogger(__name__)
 

@@ -38,9 +38,9 @@ from app.realtime.connections import LOBBY_ROOM, user_room
 from app.table.assigned import AssignedSeat, Commit
 from app.table.state import TableConfig, TimeBank
 from app.table.table import Table
-from app.tournaments.director import HandOutcome
 from app.tournaments.rules import TournamentStatus
 from app.tournaments.service import TournamentService
+from app.tournaments.tournament import HandOutcome
 
 log = logging.getLogger(__name__)
 

@@ -15,9 +15,9 @@ from app.admin.audit import audit
 from app.db import ledger
 from app.db.tables import HandRecord
 from app.table.store import Movement, TableStore
-from app.tournaments.director import Tournament
 from app.tournaments.rules import Rules, TournamentKind
 from app.tournaments.tables import TournamentTables
+from app.tournaments.tournament import Tournament
 from tests.conftest import Accounts
 from tests.e2e.test_tournament_play import FOLD, LONG, Entrant, _until, entrants
 from tests.realtime.harness import LiveServer, is_event, seat_players
