@@ -39,7 +39,6 @@ from app.accounts.tokens import SessionToken
 from app.config import Settings
 from app.db import ledger
 from app.db.chat import ChatLine, IgnoredPlayer
-from app.integrity import signins
 from app.db.models import (
     AccountToken,
     Avatar,
@@ -51,6 +50,7 @@ from app.db.models import (
     utcnow,
 )
 from app.db.players import PlayerNote
+from app.integrity import signins
 from app.offload import Offload
 
 

@@ -17,16 +17,17 @@ import hashlib
 import ipaddress
 import re
 import secrets
-from collections.abc import Collection
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import ColumnElement, delete, func, or_, select
+from sqlalchemy import ColumnElement, delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from app.db.integrity import ADDRESS_LENGTH, AGENT_LENGTH, SignInKind, SignInRecord
 from app.db.models import utcnow
+from app.integrity.errors import LinkedAccountSeated
 
 DEVICE_COOKIE = "holdem_device"
 DEVICE_COOKIE_SECONDS = 400 * 86_400  # the longest a browser keeps a cookie
@@ -121,7 +122,7 @@ async def linked_accounts(session: AsyncSession, user_id: int, *, since: datetim
         mine, theirs = aliased(SignInRecord), aliased(SignInRecord)
         query = (select(theirs.user_id, func.count(func.distinct(theirs.id)),
                         func.max(theirs.created_at))
-                 .join(mine, _shared(mine, theirs, by))  # type: ignore[arg-type]
+                 .join(mine, _shared(mine, theirs, by))
                  .where(mine.user_id == user_id, theirs.user_id != user_id,
                         mine.created_at >= since, theirs.created_at >= since)
                  .group_by(theirs.user_id))
@@ -140,3 +141,20 @@ async def linked_among(session: AsyncSession, user_id: int, others: Collection[i
     links = await linked_accounts(session, user_id, since=utcnow() - timedelta(days=days),
                                   among=others)
     return tuple(sorted({link.user_id for link in links}))
+
+
+def apart_from_linked(user_id: int, others: Collection[int], *, days: int
+                      ) -> Callable[[AsyncSession], Awaitable[None]]:
+    """A write, for the commit that seats ``user_id`` at a public cash table, refusing the
+    seat (:class:`LinkedAccountSeated`, not saying who) when one of ``others`` (the people
+    seated there) is linked to them within the last ``days`` days."""
+    seated = tuple(others)
+
+    async def check(session: AsyncSession) -> None:
+        linked = await linked_among(session, user_id, seated, days=days)
+        if linked:
+            raise LinkedAccountSeated(
+                "an account linked to yours (the same address or device) already plays at "
+                "this table: choose another table", linked_ids=linked)
+
+    return check
