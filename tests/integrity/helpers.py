@@ -45,6 +45,10 @@ async def dump_hand(table: PlayingTable, dumper: int) -> dict[str, Any]:
         ended = await table.seats[turn["seat"]].ok("table:action", {**payload, "type": kind})
         assert ended["hand_id"] == turn["hand_id"]
         if kind == "fold":
-            ended = is_event("hand_ended", table.id)
-            return await table.observer.wait_for(  # type: ignore[no-any-return]
-                "table:event", lambda e: ended(e) and e["hand_id"] == hand_id)
+            return await _hand_ended(table, turn["hand_id"])
+
+
+async def _hand_ended(table: PlayingTable, hand_id: str) -> dict[str, Any]:
+    ended = is_event("hand_ended", table.id)
+    return await table.observer.wait_for(  # type: ignore[no-any-return]
+        "table:event", lambda e: ended(e) and e["hand_id"] == hand_id)
