@@ -26,6 +26,7 @@ from app.admin.chat import router as chat_admin_router
 from app.admin.dependencies import TargetUser
 from app.admin.economy import router as economy_admin_router
 from app.admin.house import router as house_admin_router
+from app.admin.integrity import router as integrity_admin_router
 from app.admin.schemas import (
     AdminUserPublic,
     AdminUsersPublic,
@@ -49,6 +50,7 @@ router.include_router(tables_admin_router)
 router.include_router(house_admin_router)
 router.include_router(chat_admin_router)
 router.include_router(economy_admin_router)
+router.include_router(integrity_admin_router)
 
 
 @router.get("/users")

@@ -128,6 +128,16 @@ class RakeOffPublic(BaseModel):
     ledger: int = Field(description="the rake entries naming the table")
 
 
+class ClawBackOffPublic(BaseModel):
+    """A claw-back whose ledger entries took another amount than they gave."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    reference: str = Field(description="the claw-back's reference, flag:<id>")
+    taken: int
+    given: int
+
+
 class AuditTotalsPublic(BaseModel):
     """The ledger's global totals, in credits."""
 
@@ -149,6 +159,7 @@ class AuditPublic(BaseModel):
     tables: list[TableOffPublic]
     hands: list[HandOffPublic]
     rake: list[RakeOffPublic] = Field(default_factory=list)
+    clawbacks: list[ClawBackOffPublic] = Field(default_factory=list)
 
     @classmethod
     def of(cls, report: AuditReport) -> AuditPublic:
@@ -164,6 +175,7 @@ class AuditPublic(BaseModel):
             tables=[TableOffPublic.model_validate(t) for t in report.tables],
             hands=[HandOffPublic.model_validate(h) for h in report.hands],
             rake=[RakeOffPublic.model_validate(r) for r in report.rake],
+            clawbacks=[ClawBackOffPublic.model_validate(c) for c in report.clawbacks],
         )
 
 

@@ -75,6 +75,8 @@ class Turn:
     bank_started: float = 0.0
     # The player is disconnected: the turn times out at the end of a short grace.
     grace: bool = False
+    # When it began (the table's clock): a decision's time is measured from here.
+    began: float = 0.0
 
 
 class Dealer:
@@ -213,15 +215,19 @@ class Dealer:
         key = (hand_id, kind.value, amount)
         if current.hand.actor != player.seat and self._last_action.get(viewer.user_id) == key:
             raise DuplicateAction("that action was already taken")
-        await self._apply(player, kind, amount, key=key)
+        await self._apply(player, kind, amount, key=key, timed=True)
         return {"table_id": self.core.id, "hand_id": hand_id, "seq": self.state.seq}
 
     async def _apply(self, player: Player, kind: ActionKind, amount: int | None, *,
-                     key: tuple[str, str, int | None]) -> None:
-        """The player's action (sent, or their pre-action), checked by the engine."""
+                     key: tuple[str, str, int | None], timed: bool = False) -> None:
+        """The player's action (sent, or their pre-action), checked by the engine; a sent
+        one on its turn (``timed``) has its time to act kept with the hand."""
         current = self.state.current
         assert current is not None
         events = current.hand.act(player.seat, kind, amount)
+        turn = self.turn
+        if timed and turn is not None and turn.seat == player.seat and not turn.showdown:
+            current.decisions.append((player.seat, round(self.core.now() - turn.began, 3)))
         if player.user_id is not None:
             self._last_action[player.user_id] = key
         self._stop_clock(player)
@@ -320,7 +326,8 @@ class Dealer:
         away = not showdown and player.user_id in self.core.away
         if away:
             limit = min(limit, self.core.settings.disconnect_grace_seconds)
-        turn = Turn(current.id, seat, 0, self.core.now() + limit, showdown, grace=away)
+        now = self.core.now()
+        turn = Turn(current.id, seat, 0, now + limit, showdown, grace=away, began=now)
         self.turn = turn
         if showdown and player.auto_muck and not player.is_bot:
             # At the showdown only a hand already beaten is asked: auto-muck mucks it

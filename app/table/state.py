@@ -253,6 +253,9 @@ class HandInPlay:
     started_at: float
     proof: FairnessProof | None = None
     preactions: dict[int, PreAction] = field(default_factory=dict)
+    # How long each person took over each decision they sent, in seconds: (seat, seconds),
+    # in order; kept in the hand's summary for the bot-like play signal (app.integrity).
+    decisions: list[tuple[int, float]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe data (deck and server seed included: this is server-side state)."""
@@ -260,15 +263,17 @@ class HandInPlay:
                 "started_at": self.started_at,
                 "proof": self.proof.to_dict() if self.proof else None,
                 "preactions": [{"seat": seat, **chosen.to_dict()}
-                               for seat, chosen in sorted(self.preactions.items())]}
+                               for seat, chosen in sorted(self.preactions.items())],
+                "decisions": [[seat, seconds] for seat, seconds in self.decisions]}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> HandInPlay:
         """Inverse of :meth:`to_dict`."""
         proof = data.get("proof")
         chosen = {int(p["seat"]): PreAction.from_dict(p) for p in data.get("preactions") or []}
+        timed = [(int(seat), float(seconds)) for seat, seconds in data.get("decisions") or []]
         return cls(data["id"], data["number"], Hand.from_dict(data["hand"]), data["started_at"],
-                   FairnessProof.from_dict(proof) if proof else None, chosen)
+                   FairnessProof.from_dict(proof) if proof else None, chosen, timed)
 
 
 @dataclass(slots=True)

@@ -33,6 +33,8 @@ from collections.abc import Callable
 from typing import Any
 
 from app.errors import HoldemError
+from app.integrity.errors import LinkedAccountSeated
+from app.integrity.signins import apart_from_linked
 from app.poker.blinds import PlayerStatus
 from app.poker.events import ActionKind
 from app.poker.fairness import verify_client_seed
@@ -56,7 +58,7 @@ from app.table.errors import (
 from app.table.host import HostControls
 from app.table.preactions import PreActions
 from app.table.state import Player, Successor, TableState, Viewer
-from app.table.store import Movement, Transfer, within_seated_limit
+from app.table.store import Movement, Transfer, Write, within_seated_limit
 from app.table.topup import TopUps
 from app.table.waiting import WaitingList
 
@@ -353,7 +355,12 @@ class Table:
         self._check_seat(viewer, seat, buy_in)
         await self.bots.check_cap(viewer.user_id)
         occupant = self.state.players.get(seat)
-        balances = await self.core.move_chips(lambda: self._take_seat(viewer, seat, buy_in))
+        try:
+            balances = await self.core.move_chips(lambda: self._take_seat(viewer, seat, buy_in))
+        except LinkedAccountSeated as refused:
+            await self.core.services.store.flag_refused_seat(viewer.user_id, refused.linked_ids,
+                                                             self.id)
+            raise
         self.waiting.drop(viewer.user_id)
         self.dealer.schedule_start()
         return {"table_id": self.id, "seat": seat, "buy_in": buy_in,
@@ -398,7 +405,23 @@ class Table:
         limit = within_seated_limit(viewer.user_id, self.id,
                                     self.core.settings.max_seated_tables_per_user)
         return Movement(buy_ins=(Transfer(viewer.user_id, buy_in),), payouts=payouts,
-                        writes=(limit,))
+                        writes=(limit, *self._apart_from_linked(viewer.user_id)))
+
+    def _apart_from_linked(self, user_id: int) -> tuple[Write, ...]:
+        """At a public cash table (with ``SEPARATE_LINKED_ACCOUNTS``): the check that no
+        account linked to ``user_id`` sits here, in the transaction that seats them."""
+        config, settings = self.state.config, self.core.settings
+        if config.private or config.tournament is not None \
+                or not settings.separate_linked_accounts:
+            return ()
+        others = {p.user_id for p in self.state.players.values() if p.user_id is not None}
+        others |= {p.successor.person.user_id for p in self.state.players.values()
+                   if p.successor is not None and p.successor.person.user_id is not None}
+        others.discard(user_id)
+        if not others:
+            return ()
+        return (apart_from_linked(user_id, sorted(others),
+                                  days=settings.sign_in_record_days),)
 
     async def leave(self, viewer: Viewer) -> dict[str, Any]:
         """Stand up: cashed out now, or when the hand you are in ends (at a tournament

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi import Path as PathParam
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
@@ -22,6 +22,7 @@ from app.poker.state import Game
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates" / "web"
+PRIVACY_NOTE = Path(__file__).resolve().parents[2] / "docs" / "PRIVACY.md"
 SOCKETIO_JS = STATIC_DIR / "vendor" / "socket.io.min.js"
 
 templates = Jinja2Templates(directory=TEMPLATES_DIR)
@@ -66,6 +67,13 @@ async def login(request: Request) -> HTMLResponse:
 async def signup(request: Request) -> HTMLResponse:
     """Create an account."""
     return page(request, "signup", title="Sign up")
+
+
+@router.get("/privacy", response_class=PlainTextResponse)
+async def privacy() -> PlainTextResponse:
+    """What the server keeps about a person, for how long (docs/PRIVACY.md, as text)."""
+    return PlainTextResponse(PRIVACY_NOTE.read_text(encoding="utf-8"),
+                             media_type="text/plain; charset=utf-8")
 
 
 @router.get("/forgot")

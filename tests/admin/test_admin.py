@@ -26,6 +26,12 @@ ADMIN_ROUTES = [
     ("GET", "/admin/chat/lines", None),
     ("GET", "/admin/chat/reports", None),
     ("POST", "/admin/chat/reports/1/handle", None),
+    ("GET", "/admin/users/1/linked", None),
+    ("GET", "/admin/integrity/chip-flow", None),
+    ("POST", "/admin/integrity/scan", None),
+    ("GET", "/admin/integrity/flags", None),
+    ("POST", "/admin/integrity/flags/1/dismiss", None),
+    ("POST", "/admin/integrity/flags/1/action", {"claw_back": True}),
 ]
 
 

@@ -1,4 +1,5 @@
 import { ChatAdmin } from "../admin-chat.js";
+import { IntegrityAdmin } from "../admin-integrity.js";
 import { api } from "../api.js";
 import { bindForm, clearErrors, formValues } from "../forms.js";
 import { chips, date, dateTime, el, labelColumns, ledgerReason, signed } from "../format.js";
@@ -37,6 +38,7 @@ function openForm(dialogId, user) {
 }
 
 const chatAdmin = new ChatAdmin({ pager, perPage: PER_PAGE });
+const integrityAdmin = new IntegrityAdmin({ pager, perPage: PER_PAGE });
 
 // --- users ------------------------------------------------------------------------------
 
@@ -71,6 +73,7 @@ function userActions(user) {
     cell.append(el("button", { type: "button", className: "button button-small", onclick: () => openForm("credits-dialog", user) }, "Credits"));
   }
   cell.append(el("button", { type: "button", className: "button button-small", onclick: () => showLedger(user) }, "Ledger"));
+  cell.append(integrityAdmin.linkedButton(user));
   return cell;
 }
 
@@ -270,5 +273,6 @@ if (me.role !== "admin") {
 } else {
   $("admin-body").hidden = false;
   await loadHouse();
-  await Promise.all([loadUsers(), loadTables(), loadEconomy(), loadHands(), chatAdmin.load()]);
+  await Promise.all([loadUsers(), loadTables(), loadEconomy(), loadHands(), chatAdmin.load(),
+    integrityAdmin.load()]);
 }
