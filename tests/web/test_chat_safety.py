@@ -81,7 +81,7 @@ async def test_a_player_ignores_and_reports_another_from_the_chat_and_admins_see
     await expect(reader.page.locator("#chat-lines")).to_contain_text("Rudy: back again")
 
     page = admin.page
-    await page.goto("/admin")
+    await page.goto("/admin#chat")
     report = page.locator("#reports tbody tr", has_text="rude all evening")
     await expect(report).to_contain_text("Rudy")
     await expect(report).to_contain_text("Rita")
