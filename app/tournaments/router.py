@@ -10,7 +10,7 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.accounts.dependencies import AdminUser, DbSession
+from app.accounts.dependencies import AdminUser, DbSession, admin_user
 from app.admin.service import record
 from app.db.models import MAX_ID, User
 from app.errors import error_responses
@@ -35,6 +35,7 @@ from app.tournaments.templates import TEMPLATES
 router = APIRouter(prefix="/tournaments", tags=["tournaments"],
                    responses=error_responses(401, 404, 413, 422))
 admin_router = APIRouter(prefix="/admin/tournaments", tags=["admin"],
+                         dependencies=[Depends(admin_user)],
                          responses=error_responses(401, 403, 404, 409, 413, 422))
 
 

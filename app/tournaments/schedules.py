@@ -125,11 +125,13 @@ async def listing(session: AsyncSession, now: datetime) -> list[SchedulePublic]:
     """Every schedule, with its next start and the tournament it created last."""
     schedules = (await session.scalars(
         select(TournamentScheduleRecord).order_by(TournamentScheduleRecord.id))).all()
-    last = dict((await session.execute(
-        select(TournamentOccurrenceRecord.schedule_id, TournamentOccurrenceRecord.tournament_id)
-        .where(TournamentOccurrenceRecord.id.in_(
-            select(func.max(TournamentOccurrenceRecord.id))
-            .group_by(TournamentOccurrenceRecord.schedule_id))))).tuples().all())
+    latest = (select(TournamentOccurrenceRecord.schedule_id,
+                     TournamentOccurrenceRecord.tournament_id)
+              .where(TournamentOccurrenceRecord.id.in_(
+                  select(func.max(TournamentOccurrenceRecord.id))
+                  .group_by(TournamentOccurrenceRecord.schedule_id))))
+    last = {schedule_id: tournament_id
+            for schedule_id, tournament_id in await session.execute(latest)}
     return [public(s, now, last.get(s.id)) for s in schedules]
 
 
