@@ -75,4 +75,4 @@ def test_a_structure_that_cannot_be_played_is_refused(bad: dict[str, object]) ->
 
 def test_an_unknown_preset_is_refused() -> None:
     with pytest.raises(InvalidStructure, match="turbo"):
-        preset("hyper")
+        preset("hyperturbo")
