@@ -80,6 +80,8 @@ class AuditLogPublic(BaseModel):
     count: int
     page: int
     per_page: int
+    actions: list[str] = Field(default_factory=list, description="Every action the log "
+                               "holds (what it can be filtered by)")
 
 
 class AccountOffPublic(BaseModel):

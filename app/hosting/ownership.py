@@ -23,7 +23,7 @@ from app.db.process_lock import ProcessLock
 from app.hosting.errors import RedisMissing, TablesElsewhere
 from app.hosting.leases import Lease, Leases, Peer
 from app.hosting.live import LiveTables
-from app.hosting.ports import Directed, Peers
+from app.hosting.ports import DirectedWork, Peers
 from app.table.errors import TableMoved
 from app.table.state import TableState
 from app.table.table import Table, TableServices
@@ -41,7 +41,7 @@ class Ownership:
     """This process's claims on tables, its heartbeat, and whether it directs."""
 
     def __init__(self, services: TableServices, live: LiveTables, *, leases: Leases,
-                 lock: ProcessLock, peers: Peers | None, directed: Directed) -> None:
+                 lock: ProcessLock, peers: Peers | None, directed: DirectedWork) -> None:
         self.services = services
         self.live = live
         self.leases = leases

@@ -9,7 +9,7 @@ watchers a listing changed.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from app.table.table import Table
 
@@ -61,9 +61,13 @@ class Directed(Protocol):
     async def stop(self) -> None:
         """Stop running (before the tables stop)."""
 
+
+@runtime_checkable
+class RunsTables(Directed, Protocol):
+    """Directed work that runs tables of its own (the tournaments)."""
+
     def attach(self, table: Table) -> None:
-        """Take a table restored here that this work runs (a tournament's), before it
-        starts."""
+        """Take a table restored here that this work runs, before it starts."""
 
 
 class DirectedWork:
@@ -95,6 +99,7 @@ class DirectedWork:
             await part.stop()
 
     def attach(self, table: Table) -> None:
-        """Let each part take a restored table that is its own."""
+        """Let each part that runs tables take a restored table that is its own."""
         for part in self._parts:
-            part.attach(table)
+            if isinstance(part, RunsTables):
+                part.attach(table)

@@ -56,6 +56,7 @@ SERVER_EVENTS: tuple[tuple[str, type[BaseModel]], ...] = (
     ("lobby:table-removed", s.LobbyRemoved),
     ("user:notice", s.Notice),
     ("server:restarting", s.ServerRestarting),
+    ("announcement", s.Announcement),
 )
 
 OBJECTS: tuple[type[BaseModel], ...] = (

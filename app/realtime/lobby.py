@@ -28,7 +28,7 @@ from app.realtime.errors import NotYourTable
 from app.realtime.schemas import QuickSeat, TableCreate
 from app.realtime.watchers import Watchers
 from app.table.errors import InvalidPayload, RakeNotAllowed, SeatTaken
-from app.table.state import Person, TableConfig, TimeBank, Viewer
+from app.table.state import TIMING_PROFILES, Person, TableConfig, TimeBank, Viewer
 from app.table.table import Table
 
 log = logging.getLogger(__name__)
@@ -70,6 +70,7 @@ class Lobby:
     async def _open(self, owner: Viewer | None, data: TableCreate, limit: int | None
                     ) -> Table:
         settings = self.host.services.settings
+        data = with_timing(data)
         action = data.action_seconds or settings.action_seconds
         if action < settings.min_action_seconds:
             raise InvalidPayload(f"action_seconds must be at least {settings.min_action_seconds}",
@@ -89,6 +90,7 @@ class Lobby:
             run_it_twice=data.run_it_twice, game=Game(data.game),
             host=Person(owner.user_id, owner.public_id, owner.name) if owner else None,
             time_bank=_time_bank(settings, data),
+            disconnect_grace_seconds=data.disconnect_grace_seconds,
         )
         return await self.host.open(secrets.token_hex(6), config,
                                     owner_id=owner.user_id if owner else None,
@@ -233,6 +235,17 @@ class Lobby:
                 best = (people, table, seats[0])
         return (best[1], best[2]) if best else (None, 0)
 
+
+
+def with_timing(data: TableCreate) -> TableCreate:
+    """``data`` with its timing profile's settings where it gives none of its own."""
+    if data.timing is None:
+        return data
+    profile = TIMING_PROFILES[data.timing].public()
+    given = data.model_dump(exclude_unset=True)
+    settings = {k: v for k, v in profile.items() if k not in ("key", "label")}
+    return data.model_copy(update={k: v for k, v in settings.items()
+                                   if given.get(k) is None})
 
 
 def _time_bank(settings: Settings, data: TableCreate) -> TimeBank:

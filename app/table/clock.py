@@ -55,3 +55,35 @@ class TimeBank:
         return cls(seconds=float(data["seconds"]), add_seconds=float(data["add_seconds"]),
                    every_hands=int(data["every_hands"]),
                    max_seconds=float(data["max_seconds"]))
+
+
+@dataclass(frozen=True, slots=True)
+class TimingProfile:
+    """A named set of clock settings a table is opened with: seconds to act, the time
+    bank rule and the disconnect grace."""
+
+    key: str
+    label: str
+    action_seconds: float
+    bank: TimeBank
+    disconnect_grace_seconds: float
+
+    def public(self) -> dict[str, Any]:
+        """Every setting, by the names a table's creation takes."""
+        return {"key": self.key, "label": self.label, "action_seconds": self.action_seconds,
+                "time_bank_seconds": self.bank.seconds,
+                "time_bank_add_seconds": self.bank.add_seconds,
+                "time_bank_every_hands": self.bank.every_hands,
+                "time_bank_max_seconds": self.bank.max_seconds,
+                "disconnect_grace_seconds": self.disconnect_grace_seconds}
+
+
+TIMING_PROFILES: dict[str, TimingProfile] = {
+    p.key: p for p in (
+        TimingProfile("fast", "Fast", 10, TimeBank(15, 5, 10, 30), 10),
+        TimingProfile("normal", "Normal", 20, TimeBank(30, 10, 10, 60), 20),
+        TimingProfile("slow", "Slow", 40, TimeBank(60, 15, 10, 120), 45),
+    )
+}
+"""Fast: 10 s to act, a 15 s bank (+5 s every 10 hands, at most 30 s), 10 s to come back;
+normal: 20 s, 30 s (+10 s, 60 s), 20 s; slow: 40 s, 60 s (+15 s, 120 s), 45 s."""

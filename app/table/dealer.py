@@ -325,7 +325,8 @@ class Dealer:
             limit = min(limit, self.core.settings.showdown_seconds)
         away = not showdown and player.user_id in self.core.away
         if away:
-            limit = min(limit, self.core.settings.disconnect_grace_seconds)
+            grace = self.state.config.grace(self.core.settings.disconnect_grace_seconds)
+            limit = min(limit, grace)
         now = self.core.now()
         turn = Turn(current.id, seat, 0, now + limit, showdown, grace=away, began=now)
         self.turn = turn
@@ -496,7 +497,8 @@ class Dealer:
         if turn.banking:
             player.time_bank = max(0.0, player.time_bank - (now - turn.bank_started))
             turn.banking = False
-        turn.deadline = min(turn.deadline, now + self.core.settings.disconnect_grace_seconds)
+        grace = self.state.config.grace(self.core.settings.disconnect_grace_seconds)
+        turn.deadline = min(turn.deadline, now + grace)
         turn.grace = True
         self._announce(turn)
         self._arm(turn)

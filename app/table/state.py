@@ -22,7 +22,10 @@ from app.poker.preactions import PreAction
 from app.poker.rake import RakeRule
 from app.poker.state import Game, Stakes
 from app.poker.tendencies import Tendencies, observe
-from app.table.clock import TimeBank as TimeBank  # offered to the code above a table
+
+# Offered to the code above a table.
+from app.table.clock import TIMING_PROFILES as TIMING_PROFILES
+from app.table.clock import TimeBank as TimeBank
 from app.table.host_desk import HostDesk
 
 CHAT_KEPT = 50
@@ -58,6 +61,12 @@ class TableConfig:
     time_bank: TimeBank = STORED_TIME_BANK
     # The house's rake (None: no rake; never at a tournament's table).
     rake: RakeRule | None = None
+    # How long a player disconnected on their turn has to come back (None: the server's).
+    disconnect_grace_seconds: float | None = None
+
+    def grace(self, server: float) -> float:
+        """The disconnect grace at this table: its own, else the server's ``server``."""
+        return server if self.disconnect_grace_seconds is None else self.disconnect_grace_seconds
 
     def bomb_pot(self, hand_number: int) -> int:
         """The ante of hand ``hand_number`` (counted from 1) if it is a bomb pot, else 0."""
@@ -99,6 +108,7 @@ class TableConfig:
             "host": self.host.public() if self.host else None, "game": self.game.value,
             "time_bank": self.time_bank.to_dict(),
             "rake": self.rake.to_dict() if self.rake is not None else None,
+            "disconnect_grace_seconds": self.disconnect_grace_seconds,
         }
 
 

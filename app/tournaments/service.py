@@ -155,11 +155,16 @@ class TournamentService:
 
     # ---- changes ------------------------------------------------------------------
 
-    async def create(self, name: str, rules: Rules, *, created_by: int | None) -> str:
-        """Create a tournament open for registration; returns its id."""
+    async def create(
+        self, name: str, rules: Rules, *, created_by: int | None,
+        also: Callable[[str], Write] | None = None,
+    ) -> str:
+        """Create a tournament open for registration; returns its id. ``also`` gives a
+        write, for the new id, that commits with the tournament or fails its creation."""
         tournament_id = secrets.token_hex(8)
         t = Tournament(rules)
-        await self.store.create(tournament_id, name, rules, t.to_dict(), created_by=created_by)
+        await self.store.create(tournament_id, name, rules, t.to_dict(), created_by=created_by,
+                                also=None if also is None else also(tournament_id))
         self.tournaments[tournament_id] = t
         self.names[tournament_id] = name
         return tournament_id

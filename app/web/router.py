@@ -19,6 +19,7 @@ from fastapi.templating import Jinja2Templates
 
 from app import __version__
 from app.poker.state import Game
+from app.table.state import TIMING_PROFILES
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates" / "web"
@@ -40,6 +41,7 @@ def static_url(path: str) -> str:
 
 templates.env.globals["static_url"] = static_url
 templates.env.globals["games"] = list(Game)
+templates.env.globals["timing_profiles"] = list(TIMING_PROFILES.values())
 
 
 def page(request: Request, template: str, **context: Any) -> HTMLResponse:
@@ -146,7 +148,8 @@ async def odds(request: Request) -> HTMLResponse:
 
 @router.get("/admin")
 async def admin(request: Request) -> HTMLResponse:
-    """Admin tools: users, tables, hand histories."""
+    """The back office: users, tournaments and schedules, tables, the house and the
+    ledger's audit, hands, chat, announcements, the audit log."""
     return page(request, "admin", title="Admin")
 
 

@@ -9,7 +9,6 @@ import httpx
 from app.config import Settings
 from app.db import ledger
 from app.main import create_app
-from app.table.table import Table
 from tests.conftest import Accounts, Mailbox, free_port
 from tests.realtime.harness import (
     Client,
@@ -93,9 +92,6 @@ class Watched:
         self.tables_when["started"] = len(self.server.realtime.host.live.tables)
 
     async def stop(self) -> None:
-        return None
-
-    def attach(self, _table: Table) -> None:
         return None
 
 

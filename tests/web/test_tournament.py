@@ -91,7 +91,7 @@ async def test_a_player_registers_for_a_sit_and_go_plays_it_out_and_sees_the_pri
                                      "table_size": 3, "buy_in": 100, "fee": 10,
                                      "structure": STRUCTURE, "bots": 2})
     assert created.status == 201, await created.text()
-    await admin.page.goto("/admin")
+    await admin.page.goto("/admin#tournaments")
     form = admin.page.locator("#tournament-form")
     await form.get_by_label("Name").fill("Evening MTT")
     await form.get_by_label("Kind").select_option("multi_table")
