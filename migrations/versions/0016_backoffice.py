@@ -3,7 +3,7 @@ how long before the start registration opens) and each occurrence whose tourname
 created, unique per schedule and start so it is created once.
 
 Revision ID: 0016
-Revises: 0014
+Revises: 0015
 Create Date: 2026-12-06 10:00:00
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0016"
-down_revision: str | None = "0014"
+down_revision: str | None = "0015"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -264,7 +264,9 @@ def cluster_env(tmp_path: Path, postgres_template: str) -> Iterator[dict[str, st
                "HAND_START_DELAY_SECONDS": "0.2", "SHOWDOWN_SECONDS": "60",
                "ACTION_SECONDS": "60", "BOT_DELAY_SECONDS": "0.05", "SMTP_HOST": "",
                "LEASE_SECONDS": str(LEASE_SECONDS), "LEASE_HEARTBEAT_SECONDS": "0.5",
-               "DRAIN_SECONDS": "20", "MAIL_CLAIM_SECONDS": "1"}
+               "DRAIN_SECONDS": "20", "MAIL_CLAIM_SECONDS": "1",
+               # One test client signs every account up (one device mark).
+               "SEPARATE_LINKED_ACCOUNTS": "false"}
 
 
 @contextlib.asynccontextmanager

@@ -97,7 +97,7 @@ def crash_env(database_url: str, tmp_path: Path) -> Iterator[dict[str, str]]:
            "OUTBOX_DIR": str(tmp_path / "outbox"), "ARGON2_TIME_COST": "1",
            "ARGON2_MEMORY_KIB": "64", "ARGON2_PARALLELISM": "1", "HAND_START_DELAY_SECONDS": "0.05",
            "SHOWDOWN_SECONDS": "60", "ACTION_SECONDS": "60", "REDIS_URL": "", "SMTP_HOST": "",
-           "DRAIN_SECONDS": "0"}
+           "DRAIN_SECONDS": "0", "SEPARATE_LINKED_ACCOUNTS": "false"}
     yield env
 
 

@@ -89,7 +89,7 @@ def _now() -> float:
 async def _serve(url: str, port: int, log: Path | None = None) -> asyncio.subprocess.Process:
     env = {**os.environ, "DATABASE_URL": url, "BOT_DELAY_SECONDS": "0", "ENV": "development",
            "HAND_START_DELAY_SECONDS": "0.05", "RATE_LIMITS_ENABLED": "false", "DRAIN_SECONDS": "0",
-           "PYTHONPATH": str(ROOT)}
+           "SEPARATE_LINKED_ACCOUNTS": "false", "PYTHONPATH": str(ROOT)}
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "app.cli", "serve", "--port", str(port), env=env,
         stdout=asyncio.subprocess.DEVNULL,
