@@ -177,13 +177,14 @@ def test_no_modules_import_each_other_even_through_others() -> None:
 
 
 # What app/table offers the code above it: the table itself and what opening one takes
-# (table), the data it holds and is asked with (state), its errors, the storage features
-# share (store), and what a tournament table asks its tournament (assigned). Its core,
-# mailbox, dealer, waiting list, bots, messages and projections stay inside.
-TABLE_FACE = frozenset({"app.table.table", "app.table.state", "app.table.errors",
-                        "app.table.store", "app.table.assigned"})
+# (table), the requests it answers (commands), the data it holds and is asked with
+# (state), its errors, the storage features share (store), and what a tournament table
+# asks its tournament (assigned). Its core, mailbox, dealing, clock, seats, waiting list,
+# bots, messages and projections stay inside.
+TABLE_FACE = frozenset({"app.table.table", "app.table.commands", "app.table.state",
+                        "app.table.errors", "app.table.store", "app.table.assigned"})
 # The layers a table is made of, by the names a table holds them under.
-TABLE_INSIDES = frozenset({"core", "dealer", "mailbox"})
+TABLE_INSIDES = frozenset({"core", "dealing", "mailbox"})
 
 
 def _outside_the_table() -> list[str]:
@@ -257,3 +258,38 @@ def test_the_readme_layout_names_every_module_of_the_table_and_the_socket_edge()
 
 def test_every_module_the_readme_layout_names_exists() -> None:
     assert sorted(modules_the_readme_maps() - modules_in_the_tree()) == []
+
+
+# Modules of app/table over MODULE_LINES, with the reason each is kept whole.
+LONG_TABLE_MODULES = {
+    "app/table/state.py": "the table's stored state as plain data: every record with its "
+                          "to_dict/from_dict pair, read and written together",
+    "app/table/store.py": "one transaction per tick for every table (group commit) with "
+                          "its fenced writes and chip movements: the SQL of one commit",
+}
+MODULE_LINES = 400
+CLASS_METHODS = 25
+
+
+def _table_modules() -> dict[str, Path]:
+    return {path.relative_to(APP.parent).as_posix(): path
+            for path in sorted((APP / "table").rglob("*.py"))}
+
+
+def test_no_module_of_a_table_is_over_400_lines_but_the_listed_ones() -> None:
+    lengths = {name: len(path.read_text(encoding="utf-8").splitlines())
+               for name, path in _table_modules().items()}
+    assert {name for name, lines in lengths.items() if lines > MODULE_LINES} == set(
+        LONG_TABLE_MODULES)
+
+
+def test_no_class_of_a_table_has_over_25_methods() -> None:
+    crowded = {}
+    for name, path in _table_modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                methods = [item for item in node.body
+                           if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)]
+                if len(methods) > CLASS_METHODS:
+                    crowded[f"{name}:{node.name}"] = len(methods)
+    assert crowded == {}

@@ -39,6 +39,7 @@ from app.realtime.cluster import Cluster, answer_error, viewer_from_dict, viewer
 from app.realtime.connections import Connections
 from app.realtime.errors import TableNotFound, TablesElsewhere
 from app.realtime.leases import Lease, Leases, Peer
+from app.table.commands import Close, Disconnected, Join, RemoveUser
 from app.table.errors import TableMoved
 from app.table.state import TableConfig, TableState, Viewer
 from app.table.table import Attach, Table, TableServices
@@ -107,7 +108,7 @@ class TableHost:
         # Alone without the table lock: tries it every heartbeat.
         self._standby: asyncio.Task[None] | None = None
         # Set by the tournaments: attach a restored tournament table to its tournament.
-        self.attach_restored: Attach = lambda _table: None
+        self.attach_restored: Attach = lambda _id, _config: None
         # Set by the moves: another process asks for a table (its id, the asker, the
         # player it asks for).
         self.on_move_asked: Callable[[str, str, int | None], Awaitable[None]] = _nobody_moves
@@ -322,7 +323,7 @@ class TableHost:
         since = self._voided_at.get(table_id)
         for sid, viewer in sessions:
             if table.admitted(viewer):
-                await table.ask(table.join, sid, viewer, None, since)
+                await table.ask(Join(sid, viewer, None, since))
                 await self.watching(sid, table_id)
 
     async def _check_escrow(self, table: Table) -> None:
@@ -552,9 +553,8 @@ class TableHost:
                                                  state.to_dict(),
                                                  lease_owner=self.leases.process_id,
                                                  open_limit=open_limit)
-        table = Table(table_id, state, self.services, lease=token, draining=self.draining)
-        if attach is not None:
-            attach(table)
+        table = Table(table_id, state, self.services, lease=token, draining=self.draining,
+                      tournament=attach(table_id, config) if attach is not None else None)
         self.tables[table_id] = table
         self.owners[table_id] = owner_id
         await table.start()
@@ -636,7 +636,7 @@ class TableHost:
         for table_id in self._watching.pop(sid, set()):
             table = self.tables.get(table_id)
             if table is not None and not table.closed:
-                table.tell(table.disconnected, sid, viewer.user_id if viewer else None)
+                table.tell(Disconnected(sid, viewer.user_id if viewer else None))
 
     async def remove_user(self, user_id: int, *, at_once: bool) -> None:
         """Take a user away from every table of every process (ban: after the hand;
@@ -654,12 +654,12 @@ class TableHost:
             if table.state.has_seat(user_id) or any(
                 p.user_id == user_id for p in table.state.waiting
             ):
-                await table.ask(table.remove_user, user_id, at_once)
+                await table.ask(RemoveUser(user_id, at_once))
 
     async def close(self, table_id: str, reason: str) -> dict[str, Any]:
         """Close a table, paying everyone out."""
         table = self.get(table_id)
-        result: dict[str, Any] = await table.ask(table.close, reason)
+        result: dict[str, Any] = await table.ask(Close(reason))
         return result
 
 

@@ -35,6 +35,7 @@ import socketio
 
 from app.realtime.hosting import TableHost
 from app.realtime.routing import connection_table
+from app.table.commands import HandOver
 from app.table.errors import TableMoved
 from app.table.state import Viewer
 from app.table.table import Table
@@ -150,7 +151,7 @@ class TableMoves:
         deadline = asyncio.get_running_loop().time() + self.cooldown
         while self._running_here(table) and asyncio.get_running_loop().time() < deadline:
             if table.state.current is None:
-                handed = await table.ask(self._hand_over, table, to)
+                handed = await table.ask(HandOver(to))
                 if handed is not None:
                     return bool(handed)
             await asyncio.sleep(BETWEEN_HANDS_POLL)
@@ -158,15 +159,6 @@ class TableMoves:
 
     def _running_here(self, table: Table) -> bool:
         return not (table.closed or table.lost or self.host.draining)
-
-    async def _hand_over(self, table: Table, to: str) -> bool | None:
-        """On the table's task, between two of its messages: None while a hand is in play;
-        else give the lease to ``to`` (nothing this process still holds can write the
-        table after that), and whether the database took the change."""
-        if table.state.current is not None:
-            return None
-        lease = table.lease
-        return lease is not None and await self.host.leases.hand_over(table.id, lease, to)
 
     async def _handed(self, table: Table, to: str) -> None:
         host = self.host

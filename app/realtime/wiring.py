@@ -60,10 +60,11 @@ def install(
                        metrics=metrics)
     audience = SocketAudience(sio, connections)
     chat = ChatKeeper(ChatSafety(), database, settings)
-    services = TableServices(audience=audience, store=store, settings=settings,
-                             limiter=limiter, metrics=metrics, chat=chat.safety)
     leases = Leases(database, process_id=new_process_id(),
                     lease_seconds=settings.lease_seconds)
+    services = TableServices(audience=audience, store=store, settings=settings,
+                             limiter=limiter, metrics=metrics, chat=chat.safety,
+                             hand_over=leases.hand_over)
     host = TableHost(services, sio=sio, connections=connections,
                      lock=ProcessLock(database.engine), leases=leases)
     tables = Lobby(host)
