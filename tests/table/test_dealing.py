@@ -3,6 +3,8 @@ command records, settled and stored; and what each viewer is sent of it."""
 
 from __future__ import annotations
 
+import pytest
+
 from app.config import Settings
 from app.db.engine import Database
 from app.errors import HoldemError
@@ -56,25 +58,15 @@ async def test_an_action_out_of_turn_stale_or_repeated_is_refused_and_changes_no
         assert actor is not None
         waiting = people[1 - actor]
         seq = live.table.state.seq
-        try:
+        with pytest.raises(HoldemError) as out_of_turn:
             await live.act(waiting, ActionKind.CHECK)
-        except HoldemError as error:
-            assert error.code == "not_your_turn"
-        else:
-            raise AssertionError("an action out of turn was taken")
-        try:
+        assert out_of_turn.value.code == "not_your_turn"
+        with pytest.raises(StaleAction):
             await live.ask(Act(people[actor], "an-old-hand", ActionKind.CALL))
-        except StaleAction:
-            pass
         assert live.table.state.seq == seq and live.actor() == actor
         await live.act(people[actor], ActionKind.CALL)
-        try:
+        with pytest.raises(DuplicateAction):
             await live.ask(Act(people[actor], hand_id, ActionKind.CALL))
-        except DuplicateAction:
-            pass
-        else:
-            raise AssertionError("a repeated action was taken twice")
-
 
 async def test_no_message_to_one_viewer_holds_another_players_hole_cards(
     database: Database, table_settings: Settings,
