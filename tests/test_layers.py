@@ -6,8 +6,9 @@ through others.
 
 Code above a table uses it only through the face ``app/table`` offers it (the modules of
 :data:`TABLE_FACE`, and a :class:`~app.table.table.Table`'s own methods, never its core,
-dealer or mailbox). The README's Layout map names every module of the table and of the
-socket edge, and nothing else.
+dealing or mailbox); inside, no module is over 400 lines and no class over 25 methods
+but those listed with a reason. The README's Layout map names every module of the table
+and of the socket edge, and nothing else.
 
 Read from the source with ``ast``: every import counts, including those inside functions
 and under ``TYPE_CHECKING``.

@@ -226,7 +226,7 @@ class TableCore:
         Returns the balance left after each buy-in, by account (None: the house).
         """
         try:
-            self.outage.check_writable()
+            self._check_writable()
             movement = change()
             state = self._encoded()
             balances = await self.services.store.commit(self.id, movement, state,
@@ -240,6 +240,12 @@ class TableCore:
             raise
         self._stored(state)
         return balances
+
+    def _check_writable(self) -> None:
+        """Refuse to write while a chip commit's outcome is unknown: a write from this
+        state could overwrite the one the database holds, and with it the chips moved."""
+        if self.outage.unsure:
+            raise cannot_store()
 
     def _encoded(self) -> JSONText:
         """The state as the JSON text a write stores."""
@@ -286,7 +292,7 @@ class TableCore:
         if self._dirty:
             state = self._encoded()
             try:
-                self.outage.check_writable()
+                self._check_writable()
                 await self.services.store.save(self.id, state, token=self.lease)
             except Exception as error:
                 refusal = self._restore(error) or InternalError("the table could not do that")

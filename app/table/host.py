@@ -11,7 +11,8 @@ restart keeps it.
 
 Chips only move through the table's own paths: a removed player stands up as one who
 leaves (at the end of the hand they are in), an approved request buys in as ``table:sit``
-does.
+does. A ``table:sit`` at a table whose host approves seats is queued as a request by the
+seats (:mod:`app.table.seats`); the controls here answer it.
 """
 
 from __future__ import annotations

@@ -12,9 +12,9 @@ Once the database answers, the table reads what it holds: the state it last stor
 (the commit did not land: go on), another state (it landed: go on from the stored
 one, as a restart does), or no table at all (its close landed: stop).
 
-The table's core (:mod:`app.table.core`) reports failures here and asks
-:meth:`Outage.check_writable` before each write; what going on means is given to
-the constructor as callables, so this module knows nothing above it.
+The table's core (:mod:`app.table.core`) reports failures here and reads
+:attr:`Outage.unsure` before each write; what going on means is given to the
+constructor as callables, so this module knows nothing above it.
 """
 
 from __future__ import annotations
@@ -65,12 +65,6 @@ class Outage:
         # unknown until it answers again, and nothing is written meanwhile.
         self.unsure = False
         self._probe: asyncio.Task[None] | None = None
-
-    def check_writable(self) -> None:
-        """Refuse to write while a chip commit's outcome is unknown: a write from this
-        state could overwrite the one the database holds, and with it the chips moved."""
-        if self.unsure:
-            raise cannot_store()
 
     def chips_failed(self, error: Exception) -> None:
         """A chip commit failed with ``error``: unsure whether it landed if the database
