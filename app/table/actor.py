@@ -36,6 +36,8 @@ class Envelope:
     handler: Handler
     args: tuple[Any, ...]
     reply: asyncio.Future[Any] | None
+    # Checked on the table's task just before the handler runs: raising refuses it.
+    guard: Callable[[], None] | None = None
 
 
 class Mailbox:
@@ -68,12 +70,14 @@ class Mailbox:
         """Start the task that reads the queue."""
         self._task = asyncio.create_task(self._run(), name=f"table:{self.name}")
 
-    async def ask(self, handler: Handler, *args: Any) -> Any:
-        """Run ``handler(*args)`` on the table's task and return its result (or raise)."""
+    async def ask(self, handler: Handler, *args: Any,
+                  guard: Callable[[], None] | None = None) -> Any:
+        """Run ``handler(*args)`` on the table's task and return its result (or raise);
+        ``guard()``, run there first, may refuse it by raising."""
         if self.closed:
             raise self.refusal()
         reply: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(Envelope(handler, args, reply))
+        self._queue.put_nowait(Envelope(handler, args, reply, guard))
         return await reply
 
     def tell(self, handler: Handler, *args: Any) -> None:
@@ -133,6 +137,8 @@ class Mailbox:
 
     async def _deliver(self, envelope: Envelope) -> None:
         try:
+            if envelope.guard is not None:
+                envelope.guard()
             result = await envelope.handler(*envelope.args)
         except HoldemError as error:
             outcome: tuple[bool, Any] = (False, error)

@@ -172,15 +172,12 @@ class Table:
     async def ask(self, command: c.Command) -> Any:
         """Run ``command`` on the table's task and return its answer (refused while the
         table's storage is unreachable, or once the table was given up here)."""
-        return await self.core.mailbox.ask(self._answer, command)
+        return await self.core.mailbox.ask(self._handlers[type(command)], command,
+                                           guard=self.core.check_available)
 
     def tell(self, command: c.Command) -> None:
         """Queue ``command`` on the table's task without waiting for it."""
         self.core.mailbox.tell(self._handlers[type(command)], command)
-
-    async def _answer(self, command: c.Command) -> Any:
-        self.core.check_available()
-        return await self._handlers[type(command)](command)
 
     async def caught_up(self) -> None:
         """Return once what this table was given to do before has run, and the messages
