@@ -34,6 +34,7 @@ RUN pip install --require-hashes -r requirements/base.txt
 COPY pyproject.toml README.md alembic.ini ./
 COPY migrations ./migrations
 COPY templates ./templates
+COPY docs/PRIVACY.md ./docs/PRIVACY.md
 COPY app ./app
 COPY --from=web-vendor /build/node_modules/socket.io-client/dist/socket.io.min.js \
      ./app/web/static/vendor/socket.io.min.js

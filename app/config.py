@@ -300,6 +300,40 @@ class Settings:
     house_daily_win_cap: int = field(
         default_factory=lambda: _env_int("HOUSE_DAILY_WIN_CAP", 10_000)
     )
+    # Integrity (app/integrity): sign-in records (address, device mark) are kept this many
+    # days; a public cash table refuses a seat to an account linked to one seated there.
+    sign_in_record_days: int = field(default_factory=lambda: _env_int("SIGN_IN_RECORD_DAYS", 90))
+    separate_linked_accounts: bool = field(
+        default_factory=lambda: _env_bool("SEPARATE_LINKED_ACCOUNTS", True)
+    )
+    # The periodic scan for chip dumping, soft play and bot-like play (0: only on demand),
+    # over the hands of the last INTEGRITY_SCAN_DAYS days.
+    integrity_scan_minutes: int = field(
+        default_factory=lambda: _env_int("INTEGRITY_SCAN_MINUTES", 60)
+    )
+    integrity_scan_days: int = field(default_factory=lambda: _env_int("INTEGRITY_SCAN_DAYS", 7))
+    # Chip dumping: a pair whose net flow is at least this many big blinds, and at least
+    # CHIP_DUMP_ONE_WAY of all that flowed between them; linked accounts from a lower amount.
+    chip_dump_big_blinds: int = field(
+        default_factory=lambda: _env_int("CHIP_DUMP_BIG_BLINDS", 100)
+    )
+    chip_dump_one_way: float = field(
+        default_factory=lambda: _env_float("CHIP_DUMP_ONE_WAY", 0.9)
+    )
+    chip_dump_linked_big_blinds: int = field(
+        default_factory=lambda: _env_int("CHIP_DUMP_LINKED_BIG_BLINDS", 10)
+    )
+    # Soft play: a pair both in after the flop this many times, and neither ever betting or
+    # raising into the other.
+    soft_play_hands: int = field(default_factory=lambda: _env_int("SOFT_PLAY_HANDS", 30))
+    # Bot-like play: decision times of at least BOT_MIN_DECISIONS decisions spread less than
+    # BOT_TIME_SPREAD_SECONDS (standard deviation), or a session without a break (15 minutes)
+    # of BOT_SESSION_HOURS.
+    bot_min_decisions: int = field(default_factory=lambda: _env_int("BOT_MIN_DECISIONS", 100))
+    bot_time_spread_seconds: float = field(
+        default_factory=lambda: _env_float("BOT_TIME_SPREAD_SECONDS", 0.3)
+    )
+    bot_session_hours: float = field(default_factory=lambda: _env_float("BOT_SESSION_HOURS", 12))
     # Socket.IO requests per connection and per client address; unread bytes per connection.
     rate_limit_socket: RateLimit = field(
         default_factory=lambda: _limit("RATE_LIMIT_SOCKET", "60/10")
@@ -350,6 +384,7 @@ class Settings:
         if self.house_daily_win_cap < 0:
             raise ConfigError("HOUSE_DAILY_WIN_CAP must be 0 (no cap) or more, got "
                               f"{self.house_daily_win_cap}")
+        _check_integrity(self)
         if not self.is_development:
             problems = self.production_problems()
             if problems:
@@ -384,6 +419,15 @@ class Settings:
             problems.append("FORWARDED_ALLOW_IPS is *: any client could choose its address; "
                             "list the proxy's address or network")
         return problems
+
+
+def _check_integrity(settings: Settings) -> None:
+    if settings.sign_in_record_days < 1 or settings.integrity_scan_days < 1:
+        raise ConfigError("SIGN_IN_RECORD_DAYS and INTEGRITY_SCAN_DAYS must be 1 or more, got "
+                          f"{settings.sign_in_record_days} and {settings.integrity_scan_days}")
+    if settings.integrity_scan_minutes < 0 or not 0.5 <= settings.chip_dump_one_way <= 1:
+        raise ConfigError("INTEGRITY_SCAN_MINUTES must be 0 (off) or more and "
+                          "CHIP_DUMP_ONE_WAY from 0.5 to 1")
 
 
 def _proxies(text: str) -> list[str]:

@@ -30,6 +30,7 @@ from app.config import Settings, get_settings
 from app.db.engine import Database, is_unavailable
 from app.errors import HoldemError, problems_summary, validation_problems
 from app.hands.router import router as hands_router
+from app.integrity.watch import IntegrityWatch
 from app.leaderboard.router import router as leaderboard_router
 from app.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from app.metrics import Metrics
@@ -145,6 +146,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     mailer = Mailer(settings, database)
 
     worker = WorkerProcess(settings) if settings.worker == "process" else None
+    # Without a worker process, its periodic work runs here.
+    watch = IntegrityWatch(settings, database) if worker is None else None
     offload = Offload(settings.offload_processes)
 
     @asynccontextmanager
@@ -153,11 +156,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             mailer.start()
         else:
             worker.start()
+        if watch is not None:
+            watch.start()
         lag = asyncio.create_task(metrics.watch_loop(), name="metrics:loop-lag")
         await realtime.start()
         yield
         await realtime.stop()
         lag.cancel()
+        if watch is not None:
+            await watch.stop()
         if worker is None:
             await mailer.close()
         else:
@@ -170,6 +177,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.database = database
     app.state.mailer = mailer
     app.state.worker = worker
+    app.state.integrity_watch = watch
     app.state.offload = offload
     app.state.rate_limiter = RateLimiter(enabled=settings.rate_limits_enabled,
                                          redis_url=settings.redis_url,
@@ -206,9 +214,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tables = realtime.host
         body = {"status": "ok" if ready else "unavailable", "version": __version__,
                 "database": "up" if database_up else "down", "redis": redis,
-                "tables": "running" if tables.running else "elsewhere",
-                "process": tables.leases.process_id, "leases": await tables.leases_held(),
-                "draining": tables.draining}
+                "tables": "running" if tables.live.running else "elsewhere",
+                "process": tables.leases.process_id,
+                "leases": await tables.ownership.leases_held(),
+                "draining": tables.live.draining}
         if not (settings.is_development or operator(request)):
             del body["process"]  # the host name and process id, for operators only
         return JSONResponse(body, status_code=200 if ready else 503,

@@ -10,4 +10,7 @@ looks, so :func:`app.secret_strength.weak_secret_reason` refuses it.
 PUBLISHED_DIGESTS: frozenset[str] = frozenset({
     "1039d0b060ecb3e5317422b5664a7be544be8be92cdf5d3710e379bcccff7a99",
     "8c25355fb843ec835bb14344cc365a5309bab83cec4702088145fffe8f9866da",
+    "95bbe02a5abc7fbf2bb09263b36333e282e98d51095a158860cea81779282f69",
+    "9cadaa86c25357ee89b24074c854600b18db4c4ed1b230ce3a8bc60af54822fb",
+    "c9bbe26431da40e117c3bba35c3586ef6375cf74e1f3ddee62e6db606bceea25",
 })

@@ -1,4 +1,5 @@
-"""The worker: the server's work that is not a table's, in a process of its own.
+"""The worker: the server's work that is not a table's, in a process of its own: the mail
+outbox, and the integrity scan and pruning (:class:`app.integrity.watch.IntegrityWatch`).
 
 A table's event loop shares its interpreter with nothing heavy. Sending the mail outbox
 (re-parsing each message, speaking SMTP or writing ``.eml`` files, marking rows sent)
@@ -30,6 +31,7 @@ from multiprocessing.process import BaseProcess
 from app.accounts.mail import Mailer
 from app.config import Settings
 from app.db.engine import Database
+from app.integrity.watch import IntegrityWatch
 from app.logs import configure_logging
 from app.offload import lower_priority
 
@@ -117,11 +119,14 @@ async def _work(settings: Settings, server_pid: int) -> None:
     database = Database(settings.database_url)
     mailer = Mailer(settings, database)
     mailer.start()
-    log.info("worker %s sends the mail outbox", os.getpid())
+    watch = IntegrityWatch(settings, database)
+    watch.start()
+    log.info("worker %s sends the mail outbox and runs the integrity scan", os.getpid())
     try:
         while not stop.is_set() and os.getppid() == server_pid:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), WATCH_SECONDS)
     finally:
+        await watch.stop()
         await mailer.close()
         await database.dispose()

@@ -9,6 +9,7 @@ from sqlalchemy.engine import Connection
 
 from app.config import get_settings
 from app.db import chat as _chat  # noqa: F401  (registers the chat safety models)
+from app.db import integrity as _integrity  # noqa: F401  (registers the integrity models)
 from app.db import players as _players  # noqa: F401  (registers the player stats and notes)
 from app.db import tables as _realtime_tables  # noqa: F401  (registers the table models)
 from app.db import tournaments as _tournaments  # noqa: F401  (registers the tournament models)

@@ -294,6 +294,9 @@ def settings(database_url: str, smtp_server: tuple[Mailbox, int], tmp_path: Path
         rate_limit_signup_ip=RateLimit(1_000, 60),
         # Tests stop servers mid-hand all the time: no waiting for hands to end.
         drain_seconds=0.0,
+        # Test clients share one machine and often one cookie jar: keeping linked accounts
+        # apart has tests of its own (tests/integrity).
+        separate_linked_accounts=False,
     )
 
 

@@ -14,7 +14,7 @@ import app.tournaments
 
 MODULES = sorted([
     *(info.name
-      for package in (app.poker, app.tournaments, app.realtime, app.settle_up)
+      for package in (app.poker, app.tournaments, app.hosting, app.realtime, app.settle_up)
       for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}.")),
     "app.secret_strength",
     "app.chat.wordfilter",
@@ -24,7 +24,8 @@ MODULES = sorted([
 
 def test_every_module_of_the_core_the_tournaments_and_the_realtime_side_is_collected() -> None:
     assert {"app.poker.engine", "app.poker.range_equity", "app.tournaments.structure",
-            "app.realtime.moves", "app.settle_up.transfers", "app.secret_strength"} <= set(MODULES)
+            "app.hosting.ownership", "app.settle_up.transfers",
+            "app.secret_strength"} <= set(MODULES)
 
 
 @pytest.mark.parametrize("name", MODULES)

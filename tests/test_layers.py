@@ -29,9 +29,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("app.errors", "app"),
     ("app.poker",),
     ("app.published_secrets", "app.secret_strength", "app.allocator", "app.collector",
-     "app.config", "app.text", "app.chat", "app.metrics", "app.offload", "app.logs", "app.db"),
+     "app.config", "app.text", "app.chat", "app.metrics", "app.offload", "app.logs", "app.db",
+     "app.integrity"),
     ("app.accounts",),
     ("app.table",),
+    ("app.hosting",),
     ("app.realtime",),
     ("app.tournaments", "app.admin", "app.hands", "app.tools", "app.leaderboard",
      "app.settle_up", "app.stats", "app.moderation", "app.web"),
@@ -164,6 +166,81 @@ def test_a_table_knows_nothing_of_sockets_or_of_the_accounts_rest_edge() -> None
             if _within(t, ["app.realtime", *ACCOUNT_EDGES])} == set()
 
 
+def test_hosting_knows_nothing_of_sockets_or_of_the_socket_edge() -> None:
+    hosting = [module for module in imports() if _within(module, ["app.hosting"])]
+    assert len(hosting) > 5, "app/hosting is missing"
+    assert {(m, "socketio") for m in hosting if "socketio" in third_party_imports()[m]} == set()
+    assert {(m, t) for m in hosting for t in imports()[m] if _within(t, ["app.realtime"])} == set()
+
+
+# The packages that make up the runtime of tables, kept to small modules and classes.
+RUNTIME = ("app.hosting", "app.realtime")
+# One table's runtime too: the same limits.
+SIZED = ("app.table", *RUNTIME)
+MAX_MODULE_LINES = 400
+MAX_CLASS_METHODS = 25
+# Kept over the limits: the schemas of every socket event, one pydantic model after
+# another and documented together (docs/PROTOCOL.md is generated from them); the link to
+# the other processes over Redis, one concern whose requests, answers, news and shared
+# keys use the same connection and channel names; a table's stored state as plain data,
+# every record with its to_dict/from_dict pair read and written together; and the table
+# store, one transaction per tick for every table (group commit) with its fenced writes
+# and chip movements, the SQL of one commit.
+OVER_THE_LIMITS = frozenset({"app.realtime.schemas", "app.realtime.cluster",
+                             "app.table.state", "app.table.store"})
+
+
+def _runtime_modules(packages: tuple[str, ...] = RUNTIME) -> list[str]:
+    return sorted(module for module in _modules() if _within(module, packages))
+
+
+def test_no_module_of_the_runtime_is_over_400_lines_nor_a_class_over_25_methods() -> None:
+    long_modules, big_classes = set(), set()
+    for module in _runtime_modules(SIZED):
+        if module in OVER_THE_LIMITS:
+            continue
+        text = _modules()[module].read_text(encoding="utf-8")
+        if len(text.splitlines()) > MAX_MODULE_LINES:
+            long_modules.add(module)
+        big_classes |= {(module, node.name) for node in ast.walk(ast.parse(text))
+                        if isinstance(node, ast.ClassDef) and sum(
+                            isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
+                            for item in node.body) > MAX_CLASS_METHODS}
+    assert (long_modules, big_classes) == (set(), set())
+
+
+def _assigned_attributes(tree: ast.AST) -> Iterable[ast.Attribute]:
+    for node in ast.walk(tree):
+        targets = (node.targets if isinstance(node, ast.Assign)
+                   else [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign))
+                   else [])
+        while targets:
+            target = targets.pop()
+            if isinstance(target, (ast.Tuple, ast.List)):
+                targets.extend(target.elts)
+            elif isinstance(target, ast.Starred):
+                targets.append(target.value)
+            elif isinstance(target, ast.Attribute):
+                yield target
+
+
+# Set on objects of other libraries that are configured that way: python-socketio's
+# server learns its manager started; the FastAPI application is given its WebSocket app.
+SET_ON_LIBRARY_OBJECTS = frozenset({("app.realtime.rooms", "self.server.manager_initialized"),
+                                    ("app.realtime.wiring", "app.websockets")})
+
+
+def test_no_object_of_the_runtime_has_an_attribute_set_by_another() -> None:
+    """Collaborators and callbacks are given to a constructor, never set on an object
+    after it is built: only ``self.name = ...`` assigns an attribute."""
+    foreign = set()
+    for module in _runtime_modules():
+        tree = ast.parse(_modules()[module].read_text(encoding="utf-8"))
+        foreign |= {(module, ast.unparse(node)) for node in _assigned_attributes(tree)
+                    if not (isinstance(node.value, ast.Name) and node.value.id == "self")}
+    assert foreign == SET_ON_LIBRARY_OBJECTS
+
+
 def test_only_the_command_line_imports_the_protocol_documentation() -> None:
     importers = {module for module, targets in imports().items()
                  if any(_within(t, ["app.protocol"]) for t in targets)
@@ -199,7 +276,7 @@ def test_code_outside_a_table_imports_only_the_modules_app_table_offers_it() -> 
     assert wrong == set()
 
 
-def test_code_outside_a_table_never_reaches_into_its_core_dealer_or_mailbox() -> None:
+def test_code_outside_a_table_never_reaches_into_its_core_dealing_or_mailbox() -> None:
     reached = set()
     for module in _outside_the_table():
         tree = ast.parse(_modules()[module].read_text(encoding="utf-8"))
@@ -209,7 +286,7 @@ def test_code_outside_a_table_never_reaches_into_its_core_dealer_or_mailbox() ->
 
 
 # The packages whose every module the README's Layout map names, one a line.
-MAPPED = ("app/table/", "app/realtime/")
+MAPPED = ("app/table/", "app/hosting/", "app/realtime/")
 
 
 def _layout_map() -> list[str]:
@@ -260,37 +337,3 @@ def test_the_readme_layout_names_every_module_of_the_table_and_the_socket_edge()
 def test_every_module_the_readme_layout_names_exists() -> None:
     assert sorted(modules_the_readme_maps() - modules_in_the_tree()) == []
 
-
-# Modules of app/table over MODULE_LINES, with the reason each is kept whole.
-LONG_TABLE_MODULES = {
-    "app/table/state.py": "the table's stored state as plain data: every record with its "
-                          "to_dict/from_dict pair, read and written together",
-    "app/table/store.py": "one transaction per tick for every table (group commit) with "
-                          "its fenced writes and chip movements: the SQL of one commit",
-}
-MODULE_LINES = 400
-CLASS_METHODS = 25
-
-
-def _table_modules() -> dict[str, Path]:
-    return {path.relative_to(APP.parent).as_posix(): path
-            for path in sorted((APP / "table").rglob("*.py"))}
-
-
-def test_no_module_of_a_table_is_over_400_lines_but_the_listed_ones() -> None:
-    lengths = {name: len(path.read_text(encoding="utf-8").splitlines())
-               for name, path in _table_modules().items()}
-    assert {name for name, lines in lengths.items() if lines > MODULE_LINES} == set(
-        LONG_TABLE_MODULES)
-
-
-def test_no_class_of_a_table_has_over_25_methods() -> None:
-    crowded = {}
-    for name, path in _table_modules().items():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ClassDef):
-                methods = [item for item in node.body
-                           if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)]
-                if len(methods) > CLASS_METHODS:
-                    crowded[f"{name}:{node.name}"] = len(methods)
-    assert crowded == {}

@@ -11,7 +11,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from fastapi import Depends, Request
+from fastapi import Depends, Request, Response
 from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -24,6 +24,14 @@ from app.accounts.tokens import CSRF_HEADER, SESSION_COOKIE, csrf_matches, decod
 from app.config import RateLimit, Settings
 from app.db.engine import Database
 from app.db.models import Role, User
+from app.integrity.signins import (
+    DEVICE_COOKIE,
+    DEVICE_COOKIE_SECONDS,
+    Seen,
+    device_mark,
+    new_device_token,
+    valid_device_token,
+)
 from app.offload import Offload
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -98,6 +106,22 @@ def client_ip(request: Request) -> str:
 
 
 ClientIp = Annotated[str, Depends(client_ip)]
+
+
+def seen_from(request: Request, response: Response, settings: AppSettings) -> Seen:
+    """Where this sign-up or login comes from: the address, the device mark (the device
+    cookie's digest; a request without a valid cookie gets a new one on this response) and
+    the user agent."""
+    token = valid_device_token(request.cookies.get(DEVICE_COOKIE))
+    if token is None:
+        token = new_device_token()
+        response.set_cookie(DEVICE_COOKIE, token, max_age=DEVICE_COOKIE_SECONDS, httponly=True,
+                            secure=not settings.is_development, samesite="lax", path="/")
+    return Seen(address=client_ip(request), device=device_mark(token),
+                user_agent=request.headers.get("user-agent", ""))
+
+
+SeenFrom = Annotated[Seen, Depends(seen_from)]
 
 
 def per_ip(action: str, setting: str) -> Any:

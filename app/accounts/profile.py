@@ -50,6 +50,7 @@ from app.db.models import (
     utcnow,
 )
 from app.db.players import PlayerNote
+from app.integrity import signins
 from app.offload import Offload
 
 
@@ -248,6 +249,8 @@ async def erase(session: AsyncSession, user: User) -> None:
     await session.execute(delete(IgnoredPlayer).where(
         or_(IgnoredPlayer.user_id == user.id, IgnoredPlayer.ignored_id == user.id)))
     await session.execute(delete(ChatLine).where(ChatLine.user_id == user.id))
+    # Where they signed in from: gone with the account (docs/PRIVACY.md).
+    await signins.forget(session, user.id)
     user.mute_reason = None
     user.email = None
     user.display_name = None

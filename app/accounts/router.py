@@ -29,6 +29,7 @@ from app.accounts.dependencies import (
     Limiter,
     MailerDep,
     OffloadDep,
+    SeenFrom,
     per_ip,
 )
 from app.accounts.errors import AvatarTooLarge
@@ -104,13 +105,14 @@ async def signup(
     settings: AppSettings,
     mailer: MailerDep,
     limiter: Limiter,
+    seen: SeenFrom,
 ) -> SignupAccepted:
     """Create an account and mail a verification link; a known address gets the same answer.
 
     The owner of a known address is told by mail that someone tried to sign up with it.
     """
     await limiter.hit("signup:account", data.email, settings.rate_limit_signup_account)
-    await service.signup(session, settings, mailer, data)
+    await service.signup(session, settings, mailer, data, seen)
     return SignupAccepted(email=data.email, message=(
         f"Check {data.email} for a link to confirm the address, then log in."))
 
@@ -149,11 +151,13 @@ async def login(
     settings: AppSettings,
     limiter: Limiter,
     ip: ClientIp,
+    seen: SeenFrom,
 ) -> SessionPublic:
     """Open a session: an HttpOnly cookie for browsers, the token in the body for others."""
     user, token = await throttled_login(
         limiter, settings, email=data.email, ip=ip,
-        attempt=lambda: service.login(session, settings, data.email, data.password))
+        attempt=lambda: service.login(session, settings, data.email, data.password,
+                                    seen))
     set_session_cookies(response, token, settings)
     return session_body(user, token, settings)
 

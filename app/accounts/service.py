@@ -41,7 +41,9 @@ from app.accounts.tokens import (
 from app.config import Settings
 from app.db import ledger
 from app.db.engine import Database
+from app.db.integrity import SignInKind
 from app.db.models import AccountToken, LedgerReason, TokenPurpose, User, UserStatus, utcnow
+from app.integrity.signins import Seen
 
 log = logging.getLogger(__name__)
 
@@ -160,9 +162,11 @@ async def active_user_for(
 
 
 async def signup(
-    session: AsyncSession, settings: Settings, mailer: Mailer, data: UserCreate
+    session: AsyncSession, settings: Settings, mailer: Mailer, data: UserCreate,
+    seen: Seen | None = None,
 ) -> None:
-    """Create an account, grant the starting credits and mail the verification link.
+    """Create an account, grant the starting credits and mail the verification link (and
+    record where the sign-up came from, ``seen``).
 
     An address that already has an account gets a notice instead and the caller sees no
     difference (the password is hashed either way, so the time taken tells nothing).
@@ -197,6 +201,8 @@ async def signup(
     if settings.starting_credits > 0:
         await ledger.credit(session, user.id, settings.starting_credits,
                             reason=LedgerReason.SIGNUP_GRANT)
+    if seen is not None:
+        seen.record(session, user.id, SignInKind.SIGNUP)
     await send_verification(session, settings, mailer, user, commit=True, next_path=data.next)
 
 
@@ -270,9 +276,11 @@ async def _apply_email_change(session: AsyncSession, user: User, record: Account
 
 
 async def login(
-    session: AsyncSession, settings: Settings, email: str, password: str
+    session: AsyncSession, settings: Settings, email: str, password: str,
+    seen: Seen | None = None,
 ) -> tuple[User, SessionToken]:
-    """Check the credentials and open a session; banned accounts are refused."""
+    """Check the credentials and open a session, recording where it came from (``seen``);
+    banned accounts are refused."""
     user = await user_by_email(session, email)
     matches, new_hash = await verify_password(
         password, user.password_hash if user else None, settings
@@ -283,6 +291,9 @@ async def login(
         raise AccountBanned("this account is banned", reason=user.ban_reason)
     if new_hash is not None:
         user.password_hash = new_hash
+    if seen is not None:
+        seen.record(session, user.id, SignInKind.LOGIN)
+    if new_hash is not None or seen is not None:
         await session.commit()
     return user, open_session(user, settings)
 

@@ -23,6 +23,8 @@ and the stored state of every table in one consistent snapshot and checks:
 - per hand: the results counted above (``hand_players``) are the ones the hand's own
   stored summary shows, and the summary adds up (:mod:`app.admin.hand_audit`), so a
   forgery must also rewrite the hand's record to pass;
+- per claw-back (:mod:`app.integrity.clawback`): what its ``clawback`` entries took
+  equals what they gave, so a claw-back moves credits and never makes or loses any;
 - the global totals: balances + escrowed == granted - removed.
 """
 
@@ -40,6 +42,7 @@ from app.db import ledger
 from app.db.engine import Database
 from app.db.models import LedgerEntry, LedgerReason
 from app.db.tables import HandPlayer, HandRecord, TableRecord, TableStatus
+from app.integrity.clawback import ClawBackOff, unmatched
 from app.table.state import TableState
 from app.table.store import HOUSE_EMAIL
 
@@ -100,6 +103,7 @@ class AuditReport:
     open_tables: int
     hands: tuple[HandOff, ...]
     rake: tuple[RakeOff, ...] = ()
+    clawbacks: tuple[ClawBackOff, ...] = ()
 
     @property
     def totals_balanced(self) -> bool:
@@ -111,7 +115,7 @@ class AuditReport:
     def balanced(self) -> bool:
         """Nothing is off anywhere."""
         return (self.totals_balanced and not self.accounts and not self.tables
-                and not self.hands and not self.rake)
+                and not self.hands and not self.rake and not self.clawbacks)
 
     def describe(self) -> str:
         """A readable report, one line per finding."""
@@ -140,6 +144,8 @@ class AuditReport:
         for rake in self.rake:
             lines.append(f"  table {rake.table_id}: its hands record a rake of {rake.hands}, "
                          f"the ledger paid the house {rake.ledger}")
+        for claw in self.clawbacks:
+            lines.append(f"  claw-back {claw.reference}: took {claw.taken}, gave {claw.given}")
         return "\n".join(lines)
 
 
@@ -270,6 +276,7 @@ async def reconcile(session: AsyncSession) -> AuditReport:
         open_tables=len(open_tables),
         hands=tuple(await hands_off(session)),
         rake=tuple(await _rake_off(session)),
+        clawbacks=tuple(await unmatched(session)),
     )
 
 

@@ -21,11 +21,13 @@ from app.accounts.dependencies import (
 from app.accounts.schemas import LedgerEntriesPublic, LedgerEntryPublic
 from app.accounts.views import ledger_page
 from app.admin import service
+from app.admin.announcements import router as announcements_admin_router
 from app.admin.audit import audit
 from app.admin.chat import router as chat_admin_router
 from app.admin.dependencies import TargetUser
 from app.admin.economy import router as economy_admin_router
 from app.admin.house import router as house_admin_router
+from app.admin.integrity import router as integrity_admin_router
 from app.admin.schemas import (
     AdminUserPublic,
     AdminUsersPublic,
@@ -39,7 +41,7 @@ from app.admin.schemas import (
 from app.admin.tables import router as tables_admin_router
 from app.admin.views import Page, PerPage, admin_view
 from app.db import ledger
-from app.db.models import Role, UserStatus
+from app.db.models import MAX_ID, Role, UserStatus
 from app.errors import error_responses
 from app.text import bounded
 
@@ -49,6 +51,8 @@ router.include_router(tables_admin_router)
 router.include_router(house_admin_router)
 router.include_router(chat_admin_router)
 router.include_router(economy_admin_router)
+router.include_router(integrity_admin_router)
+router.include_router(announcements_admin_router)
 
 
 @router.get("/users")
@@ -129,14 +133,24 @@ async def adjust_credits(
 
 @router.get("/audit-log")
 async def read_audit_log(
-    session: DbSession, page: Page = 1, per_page: PerPage = 50
+    session: DbSession,
+    action: Annotated[str | None, Query(max_length=40, pattern=r"^[a-z_]+$",
+                                        description="Only this action")] = None,
+    admin_id: Annotated[int | None, Query(ge=1, le=MAX_ID,
+                                          description="Only this admin's actions")] = None,
+    user_id: Annotated[int | None, Query(ge=1, le=MAX_ID,
+                                         description="Only actions about this account")] = None,
+    page: Page = 1,
+    per_page: PerPage = 50,
 ) -> AuditLogPublic:
-    """Admin actions, newest first."""
-    entries, count = await service.audit_log(session, offset=(page - 1) * per_page,
-                                             limit=per_page)
+    """Admin actions, newest first; of one action, by one admin or about one account."""
+    entries, count = await service.audit_log(
+        session, offset=(page - 1) * per_page, limit=per_page, action=action,
+        admin_id=admin_id, user_id=user_id)
     return AuditLogPublic(
         items=[AuditLogEntryPublic.model_validate(entry) for entry in entries],
         count=count, page=page, per_page=per_page,
+        actions=await service.audit_actions(session),
     )
 
 

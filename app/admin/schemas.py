@@ -80,6 +80,8 @@ class AuditLogPublic(BaseModel):
     count: int
     page: int
     per_page: int
+    actions: list[str] = Field(default_factory=list, description="Every action the log "
+                               "holds (what it can be filtered by)")
 
 
 class AccountOffPublic(BaseModel):
@@ -128,6 +130,16 @@ class RakeOffPublic(BaseModel):
     ledger: int = Field(description="the rake entries naming the table")
 
 
+class ClawBackOffPublic(BaseModel):
+    """A claw-back whose ledger entries took another amount than they gave."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    reference: str = Field(description="the claw-back's reference, flag:<id>")
+    taken: int
+    given: int
+
+
 class AuditTotalsPublic(BaseModel):
     """The ledger's global totals, in credits."""
 
@@ -149,6 +161,7 @@ class AuditPublic(BaseModel):
     tables: list[TableOffPublic]
     hands: list[HandOffPublic]
     rake: list[RakeOffPublic] = Field(default_factory=list)
+    clawbacks: list[ClawBackOffPublic] = Field(default_factory=list)
 
     @classmethod
     def of(cls, report: AuditReport) -> AuditPublic:
@@ -164,6 +177,7 @@ class AuditPublic(BaseModel):
             tables=[TableOffPublic.model_validate(t) for t in report.tables],
             hands=[HandOffPublic.model_validate(h) for h in report.hands],
             rake=[RakeOffPublic.model_validate(r) for r in report.rake],
+            clawbacks=[ClawBackOffPublic.model_validate(c) for c in report.clawbacks],
         )
 
 

@@ -168,11 +168,29 @@ async def adjust_credits(
 
 
 async def audit_log(
-    session: AsyncSession, *, offset: int, limit: int
+    session: AsyncSession, *, offset: int, limit: int, action: str | None = None,
+    admin_id: int | None = None, user_id: int | None = None,
 ) -> tuple[list[AuditLogEntry], int]:
-    """A page of the audit log, newest first."""
-    count = await session.scalar(select(func.count()).select_from(AuditLogEntry))
+    """A page of the audit log, newest first: of one action, by one admin, about one
+    account (each when given)."""
+    conditions: list[ColumnElement[bool]] = []
+    if action:
+        conditions.append(AuditLogEntry.action == action)
+    if admin_id is not None:
+        conditions.append(AuditLogEntry.admin_id == admin_id)
+    if user_id is not None:
+        conditions.append(AuditLogEntry.target_user_id == user_id)
+    count = await session.scalar(
+        select(func.count()).select_from(AuditLogEntry).where(*conditions))
     entries = await session.scalars(
-        select(AuditLogEntry).order_by(AuditLogEntry.id.desc()).offset(offset).limit(limit)
+        select(AuditLogEntry).where(*conditions).order_by(AuditLogEntry.id.desc())
+        .offset(offset).limit(limit)
     )
     return list(entries), int(count or 0)
+
+
+async def audit_actions(session: AsyncSession) -> list[str]:
+    """Every action the audit log holds, alphabetically (what its filter offers)."""
+    actions = await session.scalars(
+        select(AuditLogEntry.action).distinct().order_by(AuditLogEntry.action))
+    return list(actions)

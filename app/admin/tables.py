@@ -25,7 +25,7 @@ from app.hands.schemas import (
     TableClosed,
     TableCloseRequest,
 )
-from app.realtime.hosting import TableHost
+from app.hosting.host import TableHost
 from app.realtime.server import Realtime
 from app.table.table import Table
 
@@ -77,14 +77,14 @@ def register(realtime: Realtime) -> None:
 
 async def tables_here(tables: TableHost, _payload: dict[str, Any]) -> dict[str, Any]:
     """Every live table of this process, as admins see them."""
-    return {"ok": True, "items": [admin_table(t) for t in tables.tables.values()
+    return {"ok": True, "items": [admin_table(t) for t in tables.live.tables.values()
                                   if not t.closed]}
 
 
 async def close_here(tables: TableHost, payload: dict[str, Any]) -> dict[str, Any]:
     """Close a table this process runs (refused for a tournament's table)."""
     table_id = str(payload["table_id"])
-    tournament = tables.get(table_id).state.config.tournament
+    tournament = tables.live.get(table_id).state.config.tournament
     if tournament is not None:
         raise TournamentTableClose(
             f"table {table_id} belongs to tournament {tournament}, which closes its own "
@@ -99,7 +99,7 @@ async def list_tables(tables: Tables) -> AdminTablesPublic:
     """Every live table (of every server process), with its players and the credits it
     holds."""
     items = (await tables_here(tables, {}))["items"]
-    for answer in await tables.ask_every_process(LIST_EVENT, {}):
+    for answer in await tables.owners.ask_every_process(LIST_EVENT, {}):
         items.extend(answer["items"])
     return AdminTablesPublic(items=items, count=len(items))
 
@@ -112,9 +112,12 @@ async def close_table(
     """Close a table: a hand in play is void and every player is paid out (a tournament's
     table is refused: its tournament closes it)."""
     payload = {"table_id": table_id, "reason": data.reason}
-    owner = await tables.owner(table_id)
-    result = (await close_here(tables, payload) if owner is None
-              else await tables.ask_process(owner, CLOSE_EVENT, payload))
+    owner = await tables.owners.owner(table_id)
+    if owner is None:
+        result = await close_here(tables, payload)
+    else:
+        assert tables.owners.peers is not None  # another owner: there are other processes
+        result = await tables.owners.peers.ask(owner, CLOSE_EVENT, payload)
     record(session, admin, "close_table", None, table_id=table_id, reason=data.reason,
            paid_out=result["paid_out"])
     await session.commit()

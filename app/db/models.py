@@ -122,6 +122,9 @@ class LedgerReason(enum.StrEnum):
     TOURNAMENT_PRIZE = "tournament_prize"
     TOURNAMENT_REFUND = "tournament_refund"
     RAKE = "rake"
+    # Credits an admin moved from an account flagged for chip dumping back to those who
+    # lost them (or to the house): one entry taken, its counterparts given, one reference.
+    CLAWBACK = "clawback"
 
 
 # Reasons that move chips between a balance and a table or a tournament's prize

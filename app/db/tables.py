@@ -43,7 +43,7 @@ class TableRecord(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
     closed_at: Mapped[datetime | None]
-    # Ownership (see app/realtime/leases.py): the process running the table, and the
+    # Ownership (see app/hosting/leases.py): the process running the table, and the
     # fencing token every write of its state must carry.
     lease_owner: Mapped[str | None] = mapped_column(String(64), index=True)
     lease_token: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")

@@ -1,7 +1,7 @@
 """ORM models of tournaments: the tournament with its live state and prize pool, its entries.
 
 A tournament's live state (entries' chips and seats, tables, busts, the clock)
-is one JSON document (:meth:`app.tournaments.director.Tournament.to_dict`)
+is one JSON document (:meth:`app.tournaments.tournament.Tournament.to_dict`)
 rewritten after every change, so a restarted server resumes it. ``pool_held``
 is the prize pool escrow: buy-ins paid in and not yet refunded or paid out as
 prizes (:func:`app.db.ledger.audit` counts it with the chips held at tables).
@@ -93,4 +93,45 @@ class TournamentEntryRecord(Base):
     status: Mapped[EntryStatus] = mapped_column(_enum(EntryStatus), default=EntryStatus.REGISTERED)
     place: Mapped[int | None] = mapped_column(Integer)
     prize: Mapped[int] = mapped_column(BigInteger, default=0)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class TournamentScheduleRecord(Base):
+    """A recurring tournament: a template created before each occurrence's start.
+
+    ``weekday`` is 0 (Monday) to 6 (Sunday), or null for every day; ``hour`` and
+    ``minute`` are UTC. Each occurrence's tournament is created ``lead_minutes`` before
+    it starts (registration opens then).
+    """
+
+    __tablename__ = "tournament_schedules"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(60))
+    template: Mapped[str] = mapped_column(String(32))
+    buy_in: Mapped[int] = mapped_column(BigInteger)
+    fee: Mapped[int] = mapped_column(BigInteger)
+    weekday: Mapped[int | None] = mapped_column(Integer)
+    hour: Mapped[int] = mapped_column(Integer)
+    minute: Mapped[int] = mapped_column(Integer)
+    lead_minutes: Mapped[int] = mapped_column(Integer)
+    paused: Mapped[bool] = mapped_column(default=False)
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class TournamentOccurrenceRecord(Base):
+    """One occurrence of a schedule whose tournament was created: the unique key makes
+    that happen once, however many processes try at the same moment."""
+
+    __tablename__ = "tournament_occurrences"
+    __table_args__ = (
+        UniqueConstraint("schedule_id", "starts_at", name="uq_tournament_occurrences_start"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    schedule_id: Mapped[int] = mapped_column(
+        ForeignKey("tournament_schedules.id", ondelete="CASCADE"))
+    starts_at: Mapped[datetime]
+    tournament_id: Mapped[str] = mapped_column(String(32))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -444,6 +444,9 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
     "user:notice": {"kind": "seat_offer", "table_id": TABLE, "seat": 4,
                     "expires_at": 1795323612.0, "min_buy_in": 200, "max_buy_in": 1000},
     "server:restarting": {"seconds": 30},
+    "announcement": {"id": "5f0c2a9e1b7d4c3a", "level": "warning",
+                     "text": "The server restarts at 03:00 UTC for about a minute.",
+                     "at": 1795323612.0},
 }
 
 TABLE_EVENT_TYPES: dict[str, str] = {

@@ -8,6 +8,7 @@ from app.accounts import errors as account_errors
 from app.chat.safety import Muted
 from app.db import ledger
 from app.errors import HoldemError, ServiceUnavailable
+from app.hosting import errors as host_errors
 from app.poker import errors as engine_errors
 from app.protocol.page import ProtocolPart, Request
 from app.protocol.table_examples import (
@@ -16,7 +17,7 @@ from app.protocol.table_examples import (
     REQUEST_EXAMPLES,
     SERVER_EXAMPLES,
 )
-from app.realtime import errors as host_errors
+from app.realtime import errors as edge_errors
 from app.realtime import schemas as s
 from app.table import errors as table_errors
 
@@ -55,6 +56,7 @@ SERVER_EVENTS: tuple[tuple[str, type[BaseModel]], ...] = (
     ("lobby:table-removed", s.LobbyRemoved),
     ("user:notice", s.Notice),
     ("server:restarting", s.ServerRestarting),
+    ("announcement", s.Announcement),
 )
 
 OBJECTS: tuple[type[BaseModel], ...] = (
@@ -94,8 +96,8 @@ ERROR_CLASSES: tuple[type[HoldemError], ...] = (
     engine_errors.NotInHand, engine_errors.WrongPhase, engine_errors.HandOver,
     engine_errors.InvalidAction, engine_errors.CannotCheck, engine_errors.CannotRaise,
     engine_errors.BetTooSmall, engine_errors.BetTooLarge, engine_errors.NotAsked,
-    table_errors.TableLimit, host_errors.ConnectionLimit, host_errors.InvalidQuery,
-    host_errors.NotYourTable,
+    table_errors.TableLimit, edge_errors.ConnectionLimit, edge_errors.InvalidQuery,
+    edge_errors.NotYourTable,
     table_errors.TableInUse, table_errors.HouseCapReached,
     host_errors.TablesElsewhere, table_errors.TableMoved, ServiceUnavailable,
     table_errors.InternalError,

@@ -75,7 +75,8 @@ class OutgoingQueue(asyncio.Queue[Any]):
 class WebSocketGuard:
     """One WebSocket's ASGI ``receive`` and ``send``, which :meth:`abort` cuts short."""
 
-    def __init__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
+    def __init__(self, scope: dict[str, Any], receive: Receive, send: Send, *,
+                 on_sid: Callable[[WebSocketGuard], None] | None = None) -> None:
         self._receive = receive
         self._send = send
         self.aborted = False
@@ -85,7 +86,8 @@ class WebSocketGuard:
         # from the Engine.IO OPEN packet, the first message sent.
         query = parse_qs(bytes(scope.get("query_string", b"")).decode("latin-1"))
         self.sid: str | None = query.get("sid", [None])[0]
-        self.on_sid: Callable[[WebSocketGuard], None] | None = None
+        # Told when a new WebSocket learns its session.
+        self.on_sid = on_sid
 
     async def receive(self) -> Message:
         """The next client message, or a close once aborted."""
@@ -271,8 +273,7 @@ class BoundedEngine(engineio.AsyncServer):  # type: ignore[misc]
         """Serve one ASGI request; a WebSocket goes through a :class:`WebSocketGuard`."""
         if scope.get("type") != "websocket":
             return await super().handle_request(scope, receive, send)
-        guard = WebSocketGuard(scope, receive, send)
-        guard.on_sid = self._watch
+        guard = WebSocketGuard(scope, receive, send, on_sid=self._watch)
         if guard.sid is not None:
             self._watch(guard)
         try:

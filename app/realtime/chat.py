@@ -35,11 +35,12 @@ class ChatKeeper:
     """Loads what :class:`ChatSafety` holds, spreads its changes, stores its lines."""
 
     def __init__(self, safety: ChatSafety, database: Database, settings: Settings, *,
-                 now: Callable[[], float] = time.time) -> None:
+                 cluster: Cluster | None = None, now: Callable[[], float] = time.time
+                 ) -> None:
         self.safety = safety
         self._database = database
         self._now = now
-        self.cluster: Cluster | None = None
+        self.cluster = cluster
         self.log = ChatLog(safety, database, days=settings.chat_log_days)
 
     async def start(self) -> None:

@@ -164,6 +164,14 @@ class Cluster:
         self._carry_on(answer.get("rooms") or ())
         return dict(answer.get("result") or {})
 
+    async def ask(self, process_id: str, event: str, payload: dict[str, Any]
+                  ) -> dict[str, Any]:
+        """Run an ``internal:*`` request on another process; its answer, or its error."""
+        answer = await self.request(process_id, event, "", None, payload, 1)
+        if not answer.get("ok"):
+            raise answer_error(answer.get("error") or {})
+        return answer
+
     # ---- sessions of other processes ---------------------------------------------------
 
     def where(self, sid: str) -> str | None:

@@ -110,10 +110,11 @@ class SocketAudience:
     gets it once, on its own channel, and a session whose process is not known is
     reached through the Socket.IO manager."""
 
-    def __init__(self, sio: socketio.AsyncServer, connections: Connections) -> None:
+    def __init__(self, sio: socketio.AsyncServer, connections: Connections,
+                 cluster: Cluster | None = None) -> None:
         self._sio = sio
         self._connections = connections
-        self.cluster: Cluster | None = None
+        self.cluster = cluster
 
     async def send(self, event: str, data: dict[str, Any], sids: list[str]) -> None:
         """Send one message to these sessions."""

@@ -21,12 +21,14 @@ from app.accounts.ratelimit import RateLimiter
 from app.config import Settings
 from app.db.engine import is_unavailable
 from app.errors import HoldemError, ServiceUnavailable, problems_summary, validation_problems
+from app.hosting.errors import moving
+from app.hosting.host import TableHost
+from app.hosting.moves import TableMoves
 from app.realtime import schemas
+from app.realtime.cluster import Cluster
 from app.realtime.connections import Connections
 from app.realtime.errors import LoginRequired
-from app.realtime.hosting import TableHost
 from app.realtime.lobby import Lobby
-from app.realtime.moves import TableMoves
 from app.table.errors import InternalError, InvalidPayload, TableMoved
 from app.table.state import Viewer
 
@@ -81,11 +83,12 @@ class Dispatcher:
     """The client→server events of one :class:`Realtime`, and how each is received."""
 
     def __init__(self, sio: socketio.AsyncServer, connections: Connections, *,
-                 host: TableHost, lobby: Lobby, moves: TableMoves, limiter: RateLimiter,
-                 settings: Settings) -> None:
+                 host: TableHost, lobby: Lobby, moves: TableMoves, cluster: Cluster | None,
+                 limiter: RateLimiter, settings: Settings) -> None:
         self.sio = sio
         self.connections = connections
         self.host = host
+        self.cluster = cluster
         self.lobby = lobby
         self.moves = moves
         self.limiter = limiter
@@ -136,7 +139,7 @@ class Dispatcher:
                        hops: int) -> Result:
         """Run a validated request here, or on the process that owns its table."""
         _, handler, route = self._handlers[event]
-        cluster = self.host.cluster
+        cluster = self.cluster
         for attempt in range(2):
             target = await self._target(event, payload, hops, route)
             if target is not None and cluster is not None:
@@ -153,21 +156,21 @@ class Dispatcher:
                        payload: BaseModel, hops: int, route: str | None) -> Result:
         """Send a request on to the process ``target``; about a table, once it is granted,
         ask for the table to come here if the session connected for it (see
-        :mod:`app.realtime.moves`),
+        :mod:`app.hosting.moves`),
         and forget the cached owner when ``target`` turns out not to run it."""
-        assert self.host.cluster is not None
+        assert self.cluster is not None
         self.host.services.metrics.forwarded.labels(event).inc()
         table_id = str(payload.table_id) if route == "table" else None  # type: ignore[attr-defined]
         try:
-            answer = await self.host.cluster.request(
+            answer = await self.cluster.request(
                 target, event, sid, viewer, payload.model_dump(mode="json"), hops + 1)
         except TableMoved:
             if table_id is not None:
-                self.host.drop_owner(table_id)
+                self.host.owners.drop(table_id)
             raise
         if (table_id is not None and not answer.get("ok")
                 and (answer.get("error") or {}).get("code") in NOT_THE_OWNER):
-            self.host.drop_owner(table_id)
+            self.host.owners.drop(table_id)
         if table_id is not None and hops == 0 and answer.get("ok"):
             # Only a granted request may bring its table here (the owner checks the seat).
             await self.moves.follow(sid, viewer, table_id, target)
@@ -175,22 +178,22 @@ class Dispatcher:
 
     async def _target(self, event: str, payload: BaseModel, hops: int, route: str | None
                       ) -> str | None:
-        if self.host.cluster is None:
+        if self.cluster is None:
             return None
         if hops >= MAX_HOPS:
-            if route == "table" and str(getattr(payload, "table_id", "")) not in self.host.tables:
+            if (route == "table"
+                    and str(getattr(payload, "table_id", "")) not in self.host.live.tables):
                 # It went from process to process: its table is changing hands.
-                raise TableMoved("this table is moving to another server: try again",
-                                 retry_after=1)
+                raise moving()
             return None
         if hops == 0 and event == "table:create":
-            return await self.lobby.placement()
+            return await self.host.listing.placement()
         if hops == 0 and isinstance(payload, schemas.QuickSeat):
             return await self.lobby.quick_seat_owner(payload)
         if route == "table":
-            return await self.host.owner(str(payload.table_id))  # type: ignore[attr-defined]
+            return await self.host.owners.owner(str(payload.table_id))  # type: ignore[attr-defined]
         if route == "tournament":
-            return await self.host.director_process()
+            return await self.host.owners.director()
         return None
 
     async def forwarded(self, event: str, sid: str, viewer: Viewer | None,

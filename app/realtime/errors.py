@@ -1,4 +1,5 @@
-"""Errors of the socket edge and the hosting of tables, each with a stable code."""
+"""Errors of the socket edge, each with a stable code (hosting's are in
+:mod:`app.hosting.errors`)."""
 
 from __future__ import annotations
 
@@ -10,13 +11,6 @@ class LoginRequired(HoldemError):
 
     code = "not_authenticated"
     status = 401
-
-
-class TableNotFound(HoldemError):
-    """No open table has this id."""
-
-    code = "table_not_found"
-    status = 404
 
 
 class NotYourTable(HoldemError):
@@ -31,13 +25,6 @@ class ConnectionLimit(HoldemError):
 
     code = "connection_limit"
     status = 429
-
-
-class TablesElsewhere(HoldemError):
-    """Tables run on another server process of this database; this one runs none."""
-
-    code = "tables_elsewhere"
-    status = 503
 
 
 class InvalidQuery(HoldemError):

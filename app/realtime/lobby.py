@@ -7,7 +7,8 @@ that should run them, sits players within the number of tables they may sit
 at, and finds a seat for ``table:quick-seat`` (one at a time, so two players
 asking at once share a table). It lists a player's own tables (opened or seated
 at, on every process) and closes one its opener no longer needs. The tables
-themselves are the host's (:mod:`app.realtime.hosting`).
+themselves are the host's (:mod:`app.hosting`); the listing is
+:class:`app.hosting.listing.Listing`.
 """
 
 from __future__ import annotations
@@ -20,15 +21,15 @@ from typing import Any
 
 from app.config import Settings
 from app.errors import HoldemError
+from app.hosting.host import TableHost
 from app.poker.rake import RakeRule
 from app.poker.state import Game, Stakes
-from app.realtime.connections import LOBBY_ROOM
 from app.realtime.errors import NotYourTable
-from app.realtime.hosting import TableHost
 from app.realtime.schemas import QuickSeat, TableCreate
+from app.realtime.watchers import Watchers
 from app.table.commands import CloseUnused, Sit
 from app.table.errors import InvalidPayload, RakeNotAllowed, SeatTaken
-from app.table.state import Person, TableConfig, TimeBank, Viewer
+from app.table.state import TIMING_PROFILES, Person, TableConfig, TimeBank, Viewer
 from app.table.table import Table
 
 log = logging.getLogger(__name__)
@@ -41,61 +42,19 @@ QUICK_SEAT_ATTEMPTS = 3
 class Lobby:
     """The lobby's view of the tables, and the requests that open or find one."""
 
-    def __init__(self, host: TableHost) -> None:
+    def __init__(self, host: TableHost, watchers: Watchers) -> None:
         self.host = host
-        self._listed: dict[str, dict[str, Any]] = {}
+        self.live = host.live
+        self.watchers = watchers
         self._quick_seat = asyncio.Lock()
         self._user_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        host.services.on_summary = self._summary_changed
-
-    async def placement(self) -> str | None:
-        """Where a new table opens: None for here, or the least-loaded live process."""
-        if self.host.cluster is None:
-            return None
-        me = self.host.leases.process_id
-        # The others' counts as of their last heartbeat; this process's own count now.
-        load = {p.id: p.tables for p in await self.host.leases.peers() if not p.draining}
-        load.pop(me, None)
-        if not self.host.draining:
-            load[me] = len(self.host.tables)
-        if not load:
-            return None
-        # Least loaded first; on a tie, here (no hop), then by id.
-        best = min(load, key=lambda peer: (load[peer], peer != me, peer))
-        return None if best == me else best
-
-    def _in_tournament(self, table_id: str) -> bool:
-        table = self.host.tables.get(table_id)
-        return table is not None and table.state.config.tournament is not None
-
-    async def listing(self) -> list[dict[str, Any]]:
-        """Every open table (of every process) as the lobby shows it, fullest first."""
-        listed = (await self.host.cluster.listing() if self.host.cluster is not None
-                  else list(self._listed.values()))
-        return sorted(listed, key=lambda t: (-t["seated"], t["name"]))
-
-    async def _summary_changed(self, table_id: str, summary: dict[str, Any] | None) -> None:
-        sio = self.host.sio
-        if summary is None:
-            self._listed.pop(table_id, None)
-            self.host.forget(table_id)
-            if self.host.cluster is not None:
-                await self.host.cluster.list_table(table_id, None)
-            await sio.emit("lobby:table-removed", {"table_id": table_id}, room=LOBBY_ROOM)
-        elif self._in_tournament(table_id):
-            return  # the lobby lists the tournament, not its tables
-        elif self._listed.get(table_id) != summary:
-            self._listed[table_id] = summary
-            if self.host.cluster is not None:
-                await self.host.cluster.list_table(table_id, summary)
-            await sio.emit("lobby:table", summary, room=LOBBY_ROOM)
 
     # ---- creating tables -------------------------------------------------------------
 
     async def create(self, owner: Viewer | None, data: TableCreate) -> Table:
         """Open a new table (each player may have a few open at once, on every process:
         the database counts them as it stores the new one)."""
-        self.host.require_running()
+        self.live.require_running()
         settings = self.host.services.settings
         if owner is None or owner.is_admin:
             return await self._open(owner, data, None)
@@ -112,6 +71,7 @@ class Lobby:
     async def _open(self, owner: Viewer | None, data: TableCreate, limit: int | None
                     ) -> Table:
         settings = self.host.services.settings
+        data = with_timing(data)
         action = data.action_seconds or settings.action_seconds
         if action < settings.min_action_seconds:
             raise InvalidPayload(f"action_seconds must be at least {settings.min_action_seconds}",
@@ -131,6 +91,7 @@ class Lobby:
             run_it_twice=data.run_it_twice, game=Game(data.game),
             host=Person(owner.user_id, owner.public_id, owner.name) if owner else None,
             time_bank=_time_bank(settings, data),
+            disconnect_grace_seconds=data.disconnect_grace_seconds,
         )
         return await self.host.open(secrets.token_hex(6), config,
                                     owner_id=owner.user_id if owner else None,
@@ -144,14 +105,14 @@ class Lobby:
         async with self._user_locks[viewer.user_id]:
             result: dict[str, Any] = await table.ask(Sit(sid, viewer, seat, buy_in,
                                                          invite_code))
-        await self.host.watching(sid, table.id)
+        await self.watchers.watching(sid, table.id)
         return result
 
     async def quick_seat(self, sid: str, viewer: Viewer, data: QuickSeat) -> dict[str, Any]:
         """Sit at a public table with these blinds, opening one when none has room.
 
         Quick seats run one at a time, so players asking together share a table."""
-        self.host.require_running()
+        self.live.require_running()
         async with self._quick_seat:
             return await self._quick_seat_now(sid, viewer, data)
 
@@ -202,8 +163,8 @@ class Lobby:
 
     async def close(self, viewer: Viewer, table_id: str) -> dict[str, Any]:
         """Close a table this player opened, while no person sits at it."""
-        table = self.host.get(table_id)
-        if self.host.owners.get(table_id) != viewer.user_id:
+        table = self.live.get(table_id)
+        if self.live.openers.get(table_id) != viewer.user_id:
             raise NotYourTable("only the player who opened this table may close it")
         result: dict[str, Any] = await table.ask(CloseUnused(
             "closed by the player who opened it"))
@@ -213,18 +174,18 @@ class Lobby:
         """The tables of every process this player opened or has a seat at (``MyTable``),
         by name."""
         tables = self.mine_here(viewer.user_id)
-        for answer in await self.host.ask_every_process("internal:lobby-mine",
-                                                        {"user_id": viewer.user_id}):
+        for answer in await self.host.owners.ask_every_process(
+                "internal:lobby-mine", {"user_id": viewer.user_id}):
             tables += answer["tables"]
         return sorted(tables, key=lambda t: (t["name"], t["table_id"]))
 
     def mine_here(self, user_id: int) -> list[dict[str, Any]]:
         """The tables of this process a player opened or has a seat at (``MyTable``)."""
         mine = []
-        for table in self.host.tables.values():
+        for table in self.live.tables.values():
             if table.closed or table.lost:
                 continue
-            opened = self.host.owners.get(table.id) == user_id
+            opened = self.live.openers.get(table.id) == user_id
             place = table.state.player_of(user_id) or table.state.claim_of(user_id)
             if opened or place is not None:
                 mine.append({**table.summary(), "opened": opened,
@@ -236,10 +197,11 @@ class Lobby:
     async def quick_seat_owner(self, data: QuickSeat) -> str | None:
         """With other processes: the process running the public table with these blinds
         that has the most people and room (None: this one, or no such table anywhere)."""
-        if self.host.cluster is None:
+        peers = self.host.ownership.peers
+        if peers is None:
             return None
         best: tuple[int, str] | None = None
-        for t in await self.host.cluster.listing():
+        for t in await peers.listing():
             if (t["private"] or (t["small_blind"], t["big_blind"], t.get("game", "nlhe"))
                     != (data.small_blind, data.big_blind, data.game)
                     or (t["seated"] >= t["seats"] and not t["bots"])):
@@ -247,16 +209,17 @@ class Lobby:
             people = t["seated"] - t["bots"]
             if best is None or people > best[0]:
                 best = (people, t["table_id"])
-        if best is None or best[1] in self.host.tables:
+        if best is None or best[1] in self.live.tables:
             return None
-        lease = await self.host.leases.lease_of(best[1])
-        if lease is None or lease.owner not in self.host.live - {self.host.leases.process_id}:
+        leases = self.host.leases
+        lease = await leases.lease_of(best[1])
+        if lease is None or lease.owner not in self.host.ownership.alive - {leases.process_id}:
             return None
         return lease.owner
 
     def _find_seat(self, viewer: Viewer, data: QuickSeat) -> tuple[Table | None, int]:
         best: tuple[int, Table, int] | None = None
-        for table in self.host.tables.values():
+        for table in self.live.tables.values():
             state, config = table.state, table.state.config
             stakes = config.stakes
             if (config.private or table.closed or state.has_seat(viewer.user_id)
@@ -273,6 +236,17 @@ class Lobby:
                 best = (people, table, seats[0])
         return (best[1], best[2]) if best else (None, 0)
 
+
+
+def with_timing(data: TableCreate) -> TableCreate:
+    """``data`` with its timing profile's settings where it gives none of its own."""
+    if data.timing is None:
+        return data
+    profile = TIMING_PROFILES[data.timing].public()
+    given = data.model_dump(exclude_unset=True)
+    settings = {k: v for k, v in profile.items() if k not in ("key", "label")}
+    return data.model_copy(update={k: v for k, v in settings.items()
+                                   if given.get(k) is None})
 
 
 def _time_bank(settings: Settings, data: TableCreate) -> TimeBank:

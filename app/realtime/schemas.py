@@ -17,6 +17,8 @@ from app.text import bounded
 TableId = Annotated[str, Field(min_length=1, max_length=32, description="The table's id")]
 Seconds = Annotated[float, Field(ge=0, le=600)]
 Chips = Annotated[int, Field(gt=0, le=10**12)]
+# The timing profiles a table can be opened with (app.table.clock.TIMING_PROFILES).
+TimingName = Literal["fast", "normal", "slow"]
 # The games a table deals (app.poker.state.Game's values).
 GameName = Literal["nlhe", "flhe", "plhe", "plo", "plo5"]
 GAME_DESCRIPTION = ("The game: `nlhe` No-Limit Hold'em, `flhe` Fixed-Limit Hold'em (bets of "
@@ -144,6 +146,14 @@ class TableCreate(Request):
     rake: RakeSettings | None = Field(
         default=None, description="The house's rake (admins, public tables only); default: "
                                   "none")
+    timing: TimingName | None = Field(
+        default=None, description="A timing profile: `fast`, `normal` or `slow` sets the "
+                                  "seconds to act, the time bank, its refill and cap and the "
+                                  "disconnect grace (each field given here still wins); "
+                                  "default: the server's settings")
+    disconnect_grace_seconds: Seconds | None = Field(
+        default=None, description="How long a player disconnected on their turn has to come "
+                                  "back; default: the profile's, else the server's")
 
     @model_validator(mode="after")
     def _consistent(self) -> TableCreate:
@@ -512,6 +522,9 @@ class TableConfigPublic(Message):
     time_bank: TimeBankPublic | None = Field(None, description="How the time banks start "
                                              "and refill")
     rake: RakePublic | None = Field(None, description="The house's rake, or null for none")
+    disconnect_grace_seconds: float | None = Field(
+        None, description="How long a player disconnected on their turn has to come back "
+                          "(null: the server's)")
 
 
 class ChatLine(Message):
@@ -679,6 +692,22 @@ class ServerRestarting(Message):
     seconds: int = Field(ge=0, description="At most this many seconds before the "
                                            "connection closes (sooner once every hand "
                                            "in play has ended)")
+
+
+AnnouncementLevel = Literal["info", "warning"]
+ANNOUNCEMENT_LENGTH = 300
+
+
+class Announcement(Message):
+    """``announcement``: a message from the admins to every connected player (a planned
+    restart, a tournament about to start). Sent to every connection of every server
+    process; clients show it as a banner until it is dismissed."""
+
+    id: str = Field(description="Unique per announcement (a client shows each once)")
+    text: str = Field(max_length=ANNOUNCEMENT_LENGTH)
+    level: AnnouncementLevel = Field(description="`info`, or `warning` for what needs "
+                                                 "attention (a restart)")
+    at: float = Field(description="Unix time it was sent")
 
 
 class LobbyRemoved(Message):

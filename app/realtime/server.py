@@ -13,8 +13,8 @@ import contextlib
 import logging
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any
 
 import socketio
 from fastapi import FastAPI
@@ -27,6 +27,8 @@ from app.accounts.tokens import session_token_from
 from app.config import Settings
 from app.db.engine import Database, is_unavailable
 from app.errors import HoldemError, ServiceUnavailable
+from app.hosting.host import TableHost
+from app.hosting.ports import DirectedWork
 from app.realtime import codec
 from app.realtime.buffers import SocketServer
 from app.realtime.chat import ChatKeeper
@@ -34,10 +36,10 @@ from app.realtime.cluster import Cluster
 from app.realtime.connections import Connections, user_room
 from app.realtime.dispatch import Dispatcher
 from app.realtime.errors import ConnectionLimit
-from app.realtime.hands_elsewhere import ended, hands_elsewhere
-from app.realtime.hosting import TableHost
+from app.realtime.hands_elsewhere import ended, hands_elsewhere, watched_elsewhere
 from app.realtime.lobby import Lobby
 from app.realtime.rooms import LocalRooms, RedisRooms
+from app.realtime.watchers import Watchers
 from app.table.errors import TableLimit
 from app.table.state import Viewer
 
@@ -89,19 +91,6 @@ class RealtimeApp(FastAPI):
             await super().__call__(scope, receive, send)
 
 
-class Directed(Protocol):
-    """Work only the director process runs (the tournaments' clocks)."""
-
-    async def resume(self) -> None:
-        """Load what is stored (before the tables are restored)."""
-
-    def start(self) -> None:
-        """Start running (after the tables are restored)."""
-
-    async def stop(self) -> None:
-        """Stop running (before the tables stop)."""
-
-
 @dataclass
 class Realtime:
     """The realtime side of one application: sockets, sessions and tables."""
@@ -110,18 +99,16 @@ class Realtime:
     connections: Connections
     host: TableHost
     lobby: Lobby
+    watchers: Watchers
     dispatcher: Dispatcher
     database: Database
     settings: Settings
     limiter: RateLimiter
     chat: ChatKeeper
+    # The other server processes (with ``REDIS_URL``).
+    cluster: Cluster | None
     # Resumed and started when this process becomes the director; stopped first.
-    directed: list[Directed] = field(default_factory=list)
-
-    @property
-    def cluster(self) -> Cluster | None:
-        """The other server processes (with ``REDIS_URL``)."""
-        return self.host.cluster
+    directed: DirectedWork
 
     async def start(self) -> None:
         """Join the other processes and take this process's tables; on the process that
@@ -129,17 +116,7 @@ class Realtime:
         if self.cluster is not None:
             await self.cluster.start()
         await self.chat.start()
-        self.host.on_director = self._resume_directed
-        self.host.directing = self._start_directed
         await self.host.start()
-
-    async def _resume_directed(self) -> None:
-        for work in self.directed:
-            await work.resume()
-
-    def _start_directed(self) -> None:
-        for work in self.directed:
-            work.start()
 
     async def drain(self) -> None:
         """A deploy stops this process (``SIGTERM``): every socket stays open while the
@@ -151,9 +128,11 @@ class Realtime:
         await self.sio.emit("server:restarting", self.restarting(deadline),
                             to=list(self.connections.all_sids()))
         # The hands in play now: those dealt from now on elsewhere are not waited for.
-        elsewhere = await hands_elsewhere(self.host, until=deadline)
+        owners = self.host.owners
+        elsewhere = await hands_elsewhere(
+            owners, watched_elsewhere(self.sio, self.host.live), until=deadline)
         await self.host.drained()
-        await ended(self.host, elsewhere, deadline)
+        await ended(owners, elsewhere, deadline)
         # The hands' last messages, here and from elsewhere, are queued for the sockets.
         await self.sio.eio.written(deadline)
 
@@ -167,8 +146,7 @@ class Realtime:
     async def stop(self) -> None:
         """Stop the tournaments' clocks, drain and stop every table (their state is
         stored), and leave the other processes."""
-        for work in self.directed:
-            await work.stop()
+        await self.directed.stop()
         await self.host.stop()
         await self.chat.stop()
         if self.cluster is not None:
@@ -236,7 +214,7 @@ class Realtime:
         """The processes whose counts count: the live ones. A process not known here is
         looked up (it may have started since the last heartbeat); one that is gone has its
         count dropped."""
-        live = self.host.live | {cluster.process_id}
+        live = self.host.ownership.alive | {cluster.process_id}
         if all(p in live for p, n in counts.items() if n > 0):
             return live
         live = {p.id for p in await self.host.leases.peers()} | {cluster.process_id}

@@ -5,7 +5,8 @@ Each decision has the table's ``action_seconds`` (at the showdown, the server's
 ``showdown_seconds``); when they run out a connected player's time bank starts
 (:mod:`app.table.time_bank`), then the turn times out: a check, else a fold (a muck at
 the showdown). Two time-outs in a row sit the player out. A player disconnected on their
-turn has a short grace (``disconnect_grace_seconds``) to come back, and the time bank
+turn has a short grace (the table's ``disconnect_grace_seconds``, else the server's) to
+come back, and the time bank
 they were using is kept for their return. A player who left or sat out is acted for at
 once. A bot moves after ``bot_delay_seconds``, deciding from its own view of the hand
 only. A player who chose a pre-action (:mod:`app.table.preactions`) has it taken the
@@ -54,6 +55,8 @@ class Turn:
     bank_started: float = 0.0
     # The player is disconnected: the turn times out at the end of a short grace.
     grace: bool = False
+    # When it began (the table's clock): a decision's time is measured from here.
+    began: float = 0.0
 
 
 class Hands(Protocol):
@@ -72,6 +75,11 @@ class SitsOut(Protocol):
 
     def sit_out(self, player: Player) -> None:
         """Sit ``player`` out."""
+
+
+def _grace(core: TableCore) -> float:
+    """How long a player disconnected on their turn has to come back at ``core``'s table."""
+    return core.state.config.grace(core.settings.disconnect_grace_seconds)
 
 
 def absent(player: Player) -> bool:
@@ -113,8 +121,9 @@ class Clock:
             limit = min(limit, self.core.settings.showdown_seconds)
         away = not showdown and player.user_id in self.core.away
         if away:
-            limit = min(limit, self.core.settings.disconnect_grace_seconds)
-        turn = Turn(current.id, seat, 0, self.core.now() + limit, showdown, grace=away)
+            limit = min(limit, _grace(self.core))
+        now = self.core.now()
+        turn = Turn(current.id, seat, 0, now + limit, showdown, grace=away, began=now)
         self.turn = turn
         if showdown and player.auto_muck and not player.is_bot:
             # At the showdown only a hand already beaten is asked: auto-muck mucks it
@@ -299,7 +308,7 @@ class Clock:
         if turn.banking:
             player.time_bank = max(0.0, player.time_bank - (now - turn.bank_started))
             turn.banking = False
-        turn.deadline = min(turn.deadline, now + self.core.settings.disconnect_grace_seconds)
+        turn.deadline = min(turn.deadline, now + _grace(self.core))
         turn.grace = True
         self._announce(turn)
         self._arm(turn)

@@ -196,15 +196,19 @@ class Dealing:
         key = (hand_id, command.type.value, command.amount)
         if current.hand.actor != player.seat and self._last_action.get(viewer.user_id) == key:
             raise DuplicateAction("that action was already taken")
-        await self.play(player, command.type, command.amount, key=key)
+        await self.play(player, command.type, command.amount, key=key, timed=True)
         return {"table_id": self.core.id, "hand_id": hand_id, "seq": self.state.seq}
 
     async def play(self, player: Player, kind: ActionKind, amount: int | None, *,
-                   key: tuple[str, str, int | None]) -> None:
-        """The player's action (sent, or their pre-action), checked by the engine."""
+                   key: tuple[str, str, int | None], timed: bool = False) -> None:
+        """The player's action (sent, or their pre-action), checked by the engine; a sent
+        one on its turn (``timed``) has its time to act kept with the hand."""
         current = self.state.current
         assert current is not None
         events = current.hand.act(player.seat, kind, amount)
+        turn = self.clock.turn
+        if timed and turn is not None and turn.seat == player.seat and not turn.showdown:
+            current.decisions.append((player.seat, round(self.core.now() - turn.began, 3)))
         if player.user_id is not None:
             self._last_action[player.user_id] = key
         self.clock.stop(player)

@@ -95,6 +95,8 @@ def finished_hand(
     }
     if notes:
         summary["host_notes"] = list(notes)
+    if current.decisions:
+        summary["decisions"] = [[seat, seconds] for seat, seconds in current.decisions]
     from_house: tuple[tuple[int, int], ...] = ()
     bots = {s.number for s in hand.seats if players[s.number].is_bot}
     if house_bots and bots:

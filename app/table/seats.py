@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from app.integrity.errors import LinkedAccountSeated
+from app.integrity.signins import apart_from_linked
 from app.poker.blinds import PlayerStatus
 from app.poker.fairness import verify_client_seed
 from app.table import commands as c
@@ -36,7 +38,7 @@ from app.table.errors import (
 )
 from app.table.host_desk import SeatRequest
 from app.table.state import Player, Successor, TableState, Viewer
-from app.table.store import Movement, Transfer, within_seated_limit
+from app.table.store import Movement, Transfer, Write, within_seated_limit
 from app.table.topup import TopUps
 from app.table.waiting import WaitingList
 
@@ -103,7 +105,12 @@ class Seats:
         self.check(viewer, seat, buy_in)
         await self.bots.check_cap(viewer.user_id)
         occupant = self.state.players.get(seat)
-        balances = await self.core.move_chips(lambda: self._take_seat(viewer, seat, buy_in))
+        try:
+            balances = await self.core.move_chips(lambda: self._take_seat(viewer, seat, buy_in))
+        except LinkedAccountSeated as refused:
+            await self.core.services.store.flag_refused_seat(viewer.user_id, refused.linked_ids,
+                                                             self.core.id)
+            raise
         self.waiting.drop(viewer.user_id)
         self.play.schedule_start()
         return {"table_id": self.core.id, "seat": seat, "buy_in": buy_in,
@@ -128,7 +135,23 @@ class Seats:
         limit = within_seated_limit(viewer.user_id, self.core.id,
                                     self.core.settings.max_seated_tables_per_user)
         return Movement(buy_ins=(Transfer(viewer.user_id, buy_in),), payouts=payouts,
-                        writes=(limit,))
+                        writes=(limit, *self._apart_from_linked(viewer.user_id)))
+
+    def _apart_from_linked(self, user_id: int) -> tuple[Write, ...]:
+        """At a public cash table (with ``SEPARATE_LINKED_ACCOUNTS``): the check that no
+        account linked to ``user_id`` sits here, in the transaction that seats them."""
+        config, settings = self.state.config, self.core.settings
+        if config.private or config.tournament is not None \
+                or not settings.separate_linked_accounts:
+            return ()
+        others = {p.user_id for p in self.state.players.values() if p.user_id is not None}
+        others |= {p.successor.person.user_id for p in self.state.players.values()
+                   if p.successor is not None and p.successor.person.user_id is not None}
+        others.discard(user_id)
+        if not others:
+            return ()
+        return (apart_from_linked(user_id, sorted(others),
+                                  days=settings.sign_in_record_days),)
 
     def _needs_approval(self, viewer: Viewer) -> bool:
         """Whether ``viewer``'s ``table:sit`` becomes a request to the host."""

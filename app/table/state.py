@@ -23,7 +23,10 @@ from app.poker.rake import RakeRule
 from app.poker.state import Game, Stakes
 from app.poker.tendencies import Tendencies, observe
 from app.table.host_desk import HostDesk
-from app.table.time_bank import TimeBank as TimeBank  # offered to the code above a table
+
+# Offered to the code above a table.
+from app.table.time_bank import TIMING_PROFILES as TIMING_PROFILES
+from app.table.time_bank import TimeBank as TimeBank
 
 CHAT_KEPT = 50
 # The bank of a table stored before tables had time bank settings (the server's default).
@@ -58,6 +61,12 @@ class TableConfig:
     time_bank: TimeBank = STORED_TIME_BANK
     # The house's rake (None: no rake; never at a tournament's table).
     rake: RakeRule | None = None
+    # How long a player disconnected on their turn has to come back (None: the server's).
+    disconnect_grace_seconds: float | None = None
+
+    def grace(self, server: float) -> float:
+        """The disconnect grace at this table: its own, else the server's ``server``."""
+        return server if self.disconnect_grace_seconds is None else self.disconnect_grace_seconds
 
     def bomb_pot(self, hand_number: int) -> int:
         """The ante of hand ``hand_number`` (counted from 1) if it is a bomb pot, else 0."""
@@ -99,6 +108,7 @@ class TableConfig:
             "host": self.host.public() if self.host else None, "game": self.game.value,
             "time_bank": self.time_bank.to_dict(),
             "rake": self.rake.to_dict() if self.rake is not None else None,
+            "disconnect_grace_seconds": self.disconnect_grace_seconds,
         }
 
 
@@ -253,6 +263,9 @@ class HandInPlay:
     started_at: float
     proof: FairnessProof | None = None
     preactions: dict[int, PreAction] = field(default_factory=dict)
+    # How long each person took over each decision they sent, in seconds: (seat, seconds),
+    # in order; kept in the hand's summary for the bot-like play signal (app.integrity).
+    decisions: list[tuple[int, float]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe data (deck and server seed included: this is server-side state)."""
@@ -260,15 +273,17 @@ class HandInPlay:
                 "started_at": self.started_at,
                 "proof": self.proof.to_dict() if self.proof else None,
                 "preactions": [{"seat": seat, **chosen.to_dict()}
-                               for seat, chosen in sorted(self.preactions.items())]}
+                               for seat, chosen in sorted(self.preactions.items())],
+                "decisions": [[seat, seconds] for seat, seconds in self.decisions]}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> HandInPlay:
         """Inverse of :meth:`to_dict`."""
         proof = data.get("proof")
         chosen = {int(p["seat"]): PreAction.from_dict(p) for p in data.get("preactions") or []}
+        timed = [(int(seat), float(seconds)) for seat, seconds in data.get("decisions") or []]
         return cls(data["id"], data["number"], Hand.from_dict(data["hand"]), data["started_at"],
-                   FairnessProof.from_dict(proof) if proof else None, chosen)
+                   FairnessProof.from_dict(proof) if proof else None, chosen, timed)
 
 
 @dataclass(slots=True)

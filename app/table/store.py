@@ -33,6 +33,7 @@ from app.db.engine import Database, JSONText, bound_waits, is_sqlite
 from app.db.models import LedgerReason, Role, User, UserStatus, utcnow
 from app.db.players import add_counters
 from app.db.tables import HandPlayer, HandRecord, TableRecord, TableStatus
+from app.integrity.flags import flag_refused_seat
 from app.metrics import Metrics
 from app.poker.player_stats import Counters
 from app.table.errors import TableClosed, TableLimit, TableMoved
@@ -337,6 +338,12 @@ class TableStore:
             await session.commit()
         self.metrics.commits.labels("chips").inc()
         return balances
+
+    async def flag_refused_seat(self, user_id: int, linked_ids: tuple[int, ...],
+                                table_id: str) -> None:
+        """Raise the ``linked_at_table`` flag of a seat refused for linked accounts (see
+        :func:`app.integrity.signins.apart_from_linked`)."""
+        await flag_refused_seat(self.database, user_id, linked_ids, table_id)
 
     async def open_tables(self) -> list[TableRecord]:
         """Every table to restore when the server starts."""

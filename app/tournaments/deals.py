@@ -26,8 +26,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from app.tournaments.director import Tournament
 from app.tournaments.errors import DealNotNow, DealUnavailable, NotRegistered
+from app.tournaments.tournament import Tournament
 
 DEAL_SECONDS = 20.0
 

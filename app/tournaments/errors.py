@@ -68,3 +68,10 @@ class DealUnavailable(HoldemError):
 
     code = "deal_unavailable"
     status = 409
+
+
+class ScheduleNotFound(HoldemError):
+    """No recurring tournament has this id."""
+
+    code = "schedule_not_found"
+    status = 404

@@ -10,6 +10,7 @@ from app.realtime.dispatch import Result
 from app.realtime.server import Realtime
 from app.table.state import Viewer
 from app.tournaments import operations
+from app.tournaments.scheduler import Scheduler
 from app.tournaments.schemas import TournamentListRequest, TournamentRef
 from app.tournaments.service import TournamentService
 from app.tournaments.store import TournamentStore
@@ -24,7 +25,9 @@ def install(realtime: Realtime) -> TournamentTables:
     service = TournamentService(TournamentStore(realtime.database),
                                 house=services.store.house, now=services.now)
     tournaments = TournamentTables(service, tables, realtime.sio)
-    realtime.directed.append(tournaments)
+    realtime.directed.add(tournaments)
+    realtime.directed.add(Scheduler(realtime.database, service, tournaments,
+                                    now=services.now))
     register(realtime, tournaments)
 
     async def operation(payload: dict[str, Any]) -> dict[str, Any]:

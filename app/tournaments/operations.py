@@ -1,7 +1,7 @@
 """Tournament requests over HTTP, run by the process that runs the tournaments.
 
 Tournaments live in the memory of one process (the holder of the table lock,
-see :mod:`app.realtime.hosting`). Alone, that is every process that serves; with
+see :mod:`app.hosting.ownership`). Alone, that is every process that serves; with
 several processes, a request reaching another one is sent on to it over Redis
 (``internal:tournaments``) and its answer, or its error, comes back as if local.
 """
@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from app.poker.state import Game
-from app.realtime.cluster import answer_error
 from app.tournaments import views
 from app.tournaments.errors import TournamentNotFound
 from app.tournaments.rules import Rules, TournamentKind
@@ -25,16 +24,13 @@ CHANGES = frozenset({"create", "cancel"})
 
 async def run(tournaments: TournamentTables, op: str, payload: dict[str, Any]) -> Any:
     """Run ``op`` here, or on the process that runs the tournaments."""
-    tables = tournaments.tables
-    director = await tables.director_process()
-    if director is None or tables.cluster is None:
+    owners = tournaments.tables.owners
+    director = await owners.director()
+    if director is None or owners.peers is None:
         if op in CHANGES:
             tournaments.require_running()
         return await perform(tournaments, op, payload)
-    answer = await tables.cluster.request(director, INTERNAL_EVENT, "", None,
-                                          {"op": op, **payload}, 1)
-    if not answer.get("ok"):
-        raise answer_error(answer.get("error") or {})
+    answer = await owners.peers.ask(director, INTERNAL_EVENT, {"op": op, **payload})
     return answer["result"]
 
 

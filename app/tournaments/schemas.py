@@ -95,6 +95,7 @@ class TournamentPublic(TournamentSummary):
     hand_for_hand: bool
 
 
+PresetName = Literal["turbo", "regular", "deep", "hyper"]
 # Every number an admin sends is bounded here, well inside the 64-bit columns and the
 # clock's range: a value past them would fail in the database or the clock, not here.
 Credits = Annotated[int, Field(ge=0, le=10**9)]
@@ -150,7 +151,7 @@ class TournamentCreate(BaseModel):
     table_size: Annotated[int, Field(ge=2, le=10)] = 9
     buy_in: Credits
     fee: Credits = 0
-    preset: Literal["turbo", "regular"] | None = "turbo"
+    preset: PresetName | None = "turbo"
     structure: StructureCreate | None = Field(None, description="A custom structure "
                                               "(starting_stack, late_levels, periods)")
     starts_at: Annotated[float, Field(ge=0, le=LAST_UNIX_TIME, allow_inf_nan=False)] | None = (
@@ -168,3 +169,85 @@ class TournamentCreate(BaseModel):
         if self.table_size > game.max_seats:
             raise ValueError(f"{game.label} deals at most {game.max_seats} players a table")
         return self
+
+
+Template = Literal["turbo", "regular", "deep_stack", "heads_up"]
+Weekday = Annotated[int, Field(ge=0, le=6, description="0 Monday … 6 Sunday")]
+
+
+class TemplatePublic(BaseModel):
+    """A tournament template: a named preset of kind, structure, seats and money."""
+
+    key: Template
+    label: str
+    kind: TournamentKind
+    preset: str = Field(description="The structure preset")
+    table_size: int
+    buy_in: int
+    fee: int
+    starting_stack: int
+    level_minutes: int = Field(description="The first level's length")
+    late_levels: int
+
+
+class TemplatesPublic(BaseModel):
+    """Every template."""
+
+    data: list[TemplatePublic]
+    count: int
+
+
+class TournamentFromTemplate(BaseModel):
+    """A tournament from a template; what is left out is the template's."""
+
+    model_config = {"extra": "forbid", "strict": True}
+
+    template: Template
+    name: Annotated[str, Field(min_length=1, max_length=60), bounded(60)] | None = None
+    buy_in: Credits | None = None
+    fee: Credits | None = None
+    starts_at: Annotated[float, Field(ge=0, le=LAST_UNIX_TIME, allow_inf_nan=False)] | None = (
+        Field(None, description="Unix time (needed by a multi-table template)"))
+    bots: Annotated[int, Field(ge=0, le=500)] = 0
+
+
+class ScheduleCreate(BaseModel):
+    """A recurring tournament: a template every day (``weekday`` null) or every week on
+    ``weekday``, starting at ``hour``:``minute`` UTC; its tournament is created
+    ``lead_minutes`` before the start (registration opens then)."""
+
+    model_config = {"extra": "forbid", "strict": True}
+
+    name: Annotated[str, Field(min_length=1, max_length=60), bounded(60)]
+    template: Template
+    buy_in: Credits | None = Field(None, description="Default: the template's")
+    fee: Credits | None = Field(None, description="Default: the template's")
+    weekday: Weekday | None = Field(None, description="null: every day")
+    hour: Annotated[int, Field(ge=0, le=23, description="UTC")]
+    minute: Annotated[int, Field(ge=0, le=59)] = 0
+    lead_minutes: Annotated[int, Field(ge=1, le=24 * 60)] = 60
+
+
+class SchedulePublic(BaseModel):
+    """A recurring tournament, and when its next one starts and opens."""
+
+    id: int
+    name: str
+    template: Template
+    buy_in: int
+    fee: int
+    weekday: int | None
+    hour: int
+    minute: int
+    lead_minutes: int
+    paused: bool
+    next_start: float = Field(description="Unix time of the next start")
+    opens_at: float = Field(description="Unix time its tournament is created")
+    last_tournament_id: str | None = Field(description="The tournament created last")
+
+
+class SchedulesPublic(BaseModel):
+    """Every recurring tournament."""
+
+    data: list[SchedulePublic]
+    count: int

@@ -1,6 +1,6 @@
 """The tournaments of this process: creating them, entries paid and refunded, start, prizes.
 
-Each tournament is a pure :class:`~app.tournaments.director.Tournament` kept in
+Each tournament is a pure :class:`~app.tournaments.tournament.Tournament` kept in
 memory and stored after every change. A change is made on a copy, committed
 (with its credits, see :mod:`app.tournaments.store`) and only then becomes the
 live state, so a refused or failed change leaves the tournament as it was.
@@ -47,10 +47,10 @@ from app.table.state import Person
 from app.table.store import Write
 from app.tournaments import deals
 from app.tournaments.deals import DealVote
-from app.tournaments.director import HandOutcome, Tournament
 from app.tournaments.errors import TournamentNotFound, WrongTournamentState
 from app.tournaments.rules import Entry, Rules, TournamentStatus
 from app.tournaments.store import Payment, TournamentStore
+from app.tournaments.tournament import HandOutcome, Tournament
 
 log = logging.getLogger(__name__)
 
@@ -155,11 +155,16 @@ class TournamentService:
 
     # ---- changes ------------------------------------------------------------------
 
-    async def create(self, name: str, rules: Rules, *, created_by: int | None) -> str:
-        """Create a tournament open for registration; returns its id."""
+    async def create(
+        self, name: str, rules: Rules, *, created_by: int | None,
+        also: Callable[[str], Write] | None = None,
+    ) -> str:
+        """Create a tournament open for registration; returns its id. ``also`` gives a
+        write, for the new id, that commits with the tournament or fails its creation."""
         tournament_id = secrets.token_hex(8)
         t = Tournament(rules)
-        await self.store.create(tournament_id, name, rules, t.to_dict(), created_by=created_by)
+        await self.store.create(tournament_id, name, rules, t.to_dict(), created_by=created_by,
+                                also=None if also is None else also(tournament_id))
         self.tournaments[tournament_id] = t
         self.names[tournament_id] = name
         return tournament_id

@@ -70,9 +70,10 @@ class TournamentStore:
 
     async def create(
         self, tournament_id: str, name: str, rules: Rules, state: dict[str, Any],
-        *, created_by: int | None,
+        *, created_by: int | None, also: Write | None = None,
     ) -> None:
-        """Store a new tournament, open for registration."""
+        """Store a new tournament, open for registration (with ``also``, a write that
+        commits with it or fails it: a schedule's claim of its occurrence)."""
         starts = rules.starts_at
         async with self.database.sessions() as session:
             session.add(TournamentRecord(
@@ -81,6 +82,9 @@ class TournamentStore:
                 starts_at=None if starts is None else datetime.fromtimestamp(starts, UTC),
                 created_by=created_by, created_at=utcnow(), updated_at=utcnow(),
             ))
+            if also is not None:
+                await session.flush()
+                await also(session)
             await session.commit()
 
     async def enter(self, tournament_id: str, payment: Payment, state: dict[str, Any]) -> None:

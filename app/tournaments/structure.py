@@ -212,14 +212,17 @@ _BLINDS = (
 PRESETS: dict[str, Structure] = {
     "turbo": Structure(1500, tuple(_ladder(_BLINDS, 5, 6)), late_levels=3, name="turbo"),
     "regular": Structure(5000, tuple(_ladder(_BLINDS, 15, 4)), late_levels=6, name="regular"),
+    "deep": Structure(10000, tuple(_ladder(_BLINDS, 20, 3)), late_levels=6, name="deep"),
+    "hyper": Structure(500, tuple(_ladder(_BLINDS, 3, 8)), late_levels=0, name="hyper"),
 }
-"""Turbo: 1,500 chips, 5-minute levels; regular: 5,000 chips, 15-minute levels.
-From level 4 the big blind pays a big-blind ante; a 5-minute break every 6 (turbo)
-or 4 (regular) levels."""
+"""Turbo: 1,500 chips, 5-minute levels; regular: 5,000 chips, 15-minute levels; deep:
+10,000 chips, 20-minute levels; hyper: 500 chips, 3-minute levels.
+From level 4 the big blind pays a big-blind ante; a 5-minute break every 6 (turbo),
+4 (regular), 3 (deep) or 8 (hyper) levels."""
 
 
 def preset(name: str) -> Structure:
-    """A preset structure by name (``turbo`` or ``regular``)."""
+    """A preset structure by name (``turbo``, ``regular``, ``deep`` or ``hyper``)."""
     try:
         return PRESETS[name]
     except KeyError:

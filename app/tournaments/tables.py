@@ -32,17 +32,17 @@ from typing import Any
 
 import socketio
 
+from app.hosting.host import TableHost
 from app.poker.bots import BotStyle
 from app.poker.state import Stakes
 from app.realtime.connections import LOBBY_ROOM, user_room
-from app.realtime.hosting import TableHost
 from app.table.assigned import AssignedSeat, Commit, TournamentHands
 from app.table.commands import TakeAssignedSeats
 from app.table.state import TableConfig, TimeBank
 from app.table.table import Table
-from app.tournaments.director import HandOutcome
 from app.tournaments.rules import TournamentStatus
 from app.tournaments.service import TournamentService
+from app.tournaments.tournament import HandOutcome
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +106,6 @@ class TournamentTables:
         self._finishing: set[str] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._failing: set[str] = set()
-        tables.attach_restored = self.attach
 
     # ---- life cycle ---------------------------------------------------------------
 
@@ -135,7 +134,7 @@ class TournamentTables:
 
     def require_running(self) -> None:
         """Refuse (``tables_elsewhere``) on a process that does not run the tournaments."""
-        self.tables.require_director()
+        self.tables.ownership.require_director()
 
     def attach(self, table_id: str, config: TableConfig) -> TournamentHands | None:
         """The tournament a table (a new one, or one restored) deals for, if any."""
@@ -150,7 +149,7 @@ class TournamentTables:
     async def step(self) -> None:
         """Start due tournaments, move clocks on, open and close tables as needed, pay
         the finished; each tournament alone (one failing stops no other)."""
-        if not self.tables.director:
+        if not self.tables.ownership.director:
             return
         async with self._step_lock:
             for tournament_id in list(self.service.tournaments):
@@ -199,18 +198,18 @@ class TournamentTables:
             await self._guarded(f"table {table_id(tournament_id, number)}",
                                 self._keep_open(tournament_id, number))
         prefix = f"{tournament_id}t"
-        for tid, table in list(self.tables.tables.items()):
+        for tid, table in list(self.tables.live.tables.items()):
             if (tid.startswith(prefix) and not table.closed
                     and int(tid.removeprefix(prefix)) not in t.tables):
                 await self._close(table, "the tournament broke this table")
 
     async def _keep_open(self, tournament_id: str, number: int) -> None:
         tid = table_id(tournament_id, number)
-        table = self.tables.tables.get(tid)
+        table = self.tables.live.tables.get(tid)
         if table is None:
             # Stored but not run here: the director before this one died with it, and
             # its lease has not lapsed yet; a heartbeat claims it here once it has.
-            if not await self.tables.stored_open(tid):
+            if not await self.tables.owners.stored_open(tid):
                 await self._open(tournament_id, number)
         elif not table.closed:
             table.tell(TakeAssignedSeats())
@@ -277,7 +276,7 @@ class TournamentTables:
         """Poke the tables players moved between; announce busts; finish at the end."""
         touched = {m.to_table for m in outcome.moves} | {m.from_table for m in outcome.moves}
         for other in touched - {number}:
-            table = self.tables.tables.get(table_id(tournament_id, other))
+            table = self.tables.live.tables.get(table_id(tournament_id, other))
             if table is not None and not table.closed:
                 table.tell(TakeAssignedSeats())
         if outcome.busted or outcome.moves or outcome.finished:
@@ -345,7 +344,7 @@ class TournamentTables:
                     "tournament_id": tournament_id, "place": place,
                     "prize": won.get(entry_id, 0)}, room=user_room(person.user_id))
         prefix = f"{tournament_id}t"
-        for tid, table in list(self.tables.tables.items()):
+        for tid, table in list(self.tables.live.tables.items()):
             if tid.startswith(prefix) and not table.closed:
                 await self._close(table, "the tournament is over")
         await self.removed(tournament_id)

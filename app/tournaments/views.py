@@ -7,13 +7,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from app.tournaments.director import Tournament
 from app.tournaments.rules import TournamentStatus
 from app.tournaments.schemas import TournamentSummary
 from app.tournaments.service import TournamentService, bot_public_id
 from app.tournaments.standings import standing
 from app.tournaments.store import StoredTournament
 from app.tournaments.tables import table_id
+from app.tournaments.tournament import Tournament
 
 
 def detail(service: TournamentService, tournament_id: str) -> dict[str, Any]:

@@ -13,15 +13,17 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi import Path as PathParam
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from app import __version__
 from app.poker.state import Game
+from app.table.state import TIMING_PROFILES
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates" / "web"
+PRIVACY_NOTE = Path(__file__).resolve().parents[2] / "docs" / "PRIVACY.md"
 SOCKETIO_JS = STATIC_DIR / "vendor" / "socket.io.min.js"
 
 templates = Jinja2Templates(directory=TEMPLATES_DIR)
@@ -39,6 +41,7 @@ def static_url(path: str) -> str:
 
 templates.env.globals["static_url"] = static_url
 templates.env.globals["games"] = list(Game)
+templates.env.globals["timing_profiles"] = list(TIMING_PROFILES.values())
 
 
 def page(request: Request, template: str, **context: Any) -> HTMLResponse:
@@ -66,6 +69,13 @@ async def login(request: Request) -> HTMLResponse:
 async def signup(request: Request) -> HTMLResponse:
     """Create an account."""
     return page(request, "signup", title="Sign up")
+
+
+@router.get("/privacy", response_class=PlainTextResponse)
+async def privacy() -> PlainTextResponse:
+    """What the server keeps about a person, for how long (docs/PRIVACY.md, as text)."""
+    return PlainTextResponse(PRIVACY_NOTE.read_text(encoding="utf-8"),
+                             media_type="text/plain; charset=utf-8")
 
 
 @router.get("/forgot")
@@ -138,7 +148,8 @@ async def odds(request: Request) -> HTMLResponse:
 
 @router.get("/admin")
 async def admin(request: Request) -> HTMLResponse:
-    """Admin tools: users, tables, hand histories."""
+    """The back office: users, tournaments and schedules, tables, the house and the
+    ledger's audit, hands, chat, announcements, the audit log."""
     return page(request, "admin", title="Admin")
 
 

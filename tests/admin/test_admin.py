@@ -26,6 +26,23 @@ ADMIN_ROUTES = [
     ("GET", "/admin/chat/lines", None),
     ("GET", "/admin/chat/reports", None),
     ("POST", "/admin/chat/reports/1/handle", None),
+    ("GET", "/admin/users/1/linked", None),
+    ("GET", "/admin/integrity/chip-flow", None),
+    ("POST", "/admin/integrity/scan", None),
+    ("GET", "/admin/integrity/flags", None),
+    ("POST", "/admin/integrity/flags/1/dismiss", None),
+    ("POST", "/admin/integrity/flags/1/action", {"claw_back": True}),
+    ("POST", "/admin/announcements", {"text": "hello everyone"}),
+    ("GET", "/admin/house", None),
+    ("POST", "/admin/house/credits", {"amount": 5, "reason": "testing"}),
+    ("GET", "/admin/tournaments/templates", None),
+    ("POST", "/admin/tournaments/from-template", {"template": "heads_up"}),
+    ("POST", "/admin/tournaments/abc/cancel", None),
+    ("GET", "/admin/tournaments/schedules", None),
+    ("POST", "/admin/tournaments/schedules", {"name": "x", "template": "turbo", "hour": 20}),
+    ("POST", "/admin/tournaments/schedules/1/pause", None),
+    ("POST", "/admin/tournaments/schedules/1/resume", None),
+    ("DELETE", "/admin/tournaments/schedules/1", None),
 ]
 
 

@@ -325,7 +325,7 @@ class Gauntlet:
             self._note_hand(client, table_id, hand_id, name, data)
 
     def _server_watcher(self, client: Hostile, table_id: str) -> bool:
-        table = self.server.realtime.host.tables.get(table_id)
+        table = self.server.realtime.host.live.tables.get(table_id)
         return table is not None and client.sio.get_sid() in table.watchers
 
     def _unwatched(self, where: str, refused: bool) -> None:
@@ -354,7 +354,7 @@ class Gauntlet:
 
     def _map_seats(self, table_id: str, hand_id: str) -> None:
         """Who sits where in the hand, read from the live table while it is played."""
-        table = self.server.realtime.host.tables.get(table_id)
+        table = self.server.realtime.host.live.tables.get(table_id)
         current = table.state.current if table is not None else None
         if table is None or current is None or current.id != hand_id:
             return

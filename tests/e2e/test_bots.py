@@ -42,16 +42,16 @@ async def test_bots_fill_seats_play_hands_and_never_reveal_their_cards(
         if event["type"] == "hole_cards_dealt" and event["seat"] != 0:
             assert event["cards"] is None
     # The table counted what every watcher saw of the person, for the bots to read.
-    here = server.realtime.host.get(table_id).state
+    here = server.realtime.host.live.get(table_id).state
     counted = here.reads[here.players[0].person.public_id]
     assert counted.hands >= 3 and counted.raised == counted.shoved == 0
     listing = next(t for t in
-               (await server.realtime.lobby.listing()) if t["table_id"] == table_id)
+               (await server.realtime.host.listing.tables()) if t["table_id"] == table_id)
     assert listing["bots"] == 2 and listing["seated"] == 3
     await client.ok("table:leave", {"table_id": table_id})
     notice = await client.wait_for("user:notice", lambda n: n["kind"] == "cashed_out")
     assert notice["amount"] >= 0
-    live = server.realtime.host.get(table_id)
+    live = server.realtime.host.live.get(table_id)
     assert all(p.is_bot for p in live.state.players.values())
     bots_stacks = sum(p.stack for p in live.state.players.values())
     async with server.database.sessions() as session:

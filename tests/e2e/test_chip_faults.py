@@ -15,9 +15,9 @@ from app.admin.audit import audit
 from app.db import ledger
 from app.db.tables import HandRecord
 from app.table.store import Movement, TableStore
-from app.tournaments.director import Tournament
 from app.tournaments.rules import Rules, TournamentKind
 from app.tournaments.tables import TournamentTables
+from app.tournaments.tournament import Tournament
 from tests.conftest import Accounts
 from tests.e2e.test_tournament_play import FOLD, LONG, Entrant, _until, entrants
 from tests.realtime.harness import LiveServer, is_event, seat_players
@@ -76,7 +76,7 @@ async def test_a_cash_out_that_cannot_be_stored_keeps_the_seat_and_its_chips(
     faults.failing = lambda movement: bool(movement.payouts)
     ack = await leaver.call("table:leave", {"table_id": table.id})
     assert ack["error"]["code"] == "service_unavailable"
-    live = server.realtime.host.get(table.id)
+    live = server.realtime.host.live.get(table.id)
     player = live.state.player_of(table.players[1].id)
     assert player is not None
     stack = player.stack
@@ -136,7 +136,7 @@ async def test_a_buy_in_stored_though_its_commit_seemed_to_fail_seats_the_player
     assert ack["error"]["code"] == "service_unavailable", ack
     # The database took the buy-in; the table, not knowing, went back to no seat.
     assert await server.balance(person.id) == before - 500
-    live = server.realtime.host.get(table.id)
+    live = server.realtime.host.live.get(table.id)
     assert live.unavailable and not live.state.has_seat(person.id)
     fault.down = False
 
@@ -192,7 +192,7 @@ async def test_a_hand_end_stored_though_its_commit_seemed_to_fail_is_not_played_
     assert stacks == [995, 1005], snapshot["seats"]
     await table.observer.wait_for("table:event", lambda e: is_event("hand_started", table.id)(e)
                                   and e["hand_id"] != turn["hand_id"])
-    live = server.realtime.host.get(table.id)
+    live = server.realtime.host.live.get(table.id)
     async with server.database.sessions() as session:
         assert await ledger.escrowed_at(session, table.id) == live.state.escrowed() == 2000
         assert await session.scalar(select(func.count()).select_from(HandRecord).where(
@@ -244,7 +244,7 @@ async def test_a_tournament_hand_stored_though_its_commit_seemed_to_fail_counts_
         stored = await service.store.stored(tid)
         assert stored is not None
         assert sorted(Tournament.from_dict(stored.state).stacks(1).values()) == stacks
-        table = server.realtime.host.get(table_id)
+        table = server.realtime.host.live.get(table_id)
         assert sorted(p.stack for p in table.state.players.values()) == stacks
         assert second["hand_id"] == table.state.current.id
     async with server.database.sessions() as session:

@@ -17,9 +17,9 @@ from sqlalchemy import select
 
 from app.db.models import User
 from app.db.tables import ServerProcess
+from app.hosting.leases import new_process_id
 from app.realtime import codec
 from app.realtime.cluster import Cluster as ProcessLink
-from app.realtime.leases import new_process_id
 from app.realtime.rooms import RedisRooms
 from app.table.state import Viewer
 from tests.e2e.test_cluster import (  # noqa: F401

@@ -202,5 +202,5 @@ async def test_a_client_seed_is_refused_from_a_spectator_or_outside_its_alphabet
     for seed in ("", "x" * 65, "two words", "colon:seed", 42):
         refused = await owner.call("table:seed", {"table_id": table_id, "seed": seed})
         assert refused["error"]["code"] == "invalid_payload", seed
-    state = server.realtime.host.get(table_id).state
+    state = server.realtime.host.live.get(table_id).state
     assert state.players[0].client_seed is None

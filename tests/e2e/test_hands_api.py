@@ -124,7 +124,7 @@ async def test_deleting_an_account_cashes_it_out_of_its_tables_first(
     response = await http.request("DELETE", "/users/me", headers=player.headers,
                                   json={"password": player.password})
     assert response.status_code == 204, response.text
-    assert server.realtime.host.get(table.id).state.players == {}
+    assert server.realtime.host.live.get(table.id).state.players == {}
     async with server.database.sessions() as session:
         assert await ledger.escrowed_at(session, table.id) == 0
         assert (await ledger.audit(session)).balanced
@@ -140,7 +140,7 @@ async def test_a_banned_player_is_disconnected_and_leaves_the_table(
                                headers=admin.headers)
     assert response.status_code == 200, response.text
     await client.wait_for("user:notice", lambda n: n["kind"] == "session_ended")
-    assert server.realtime.host.get(table.id).state.players == {}
+    assert server.realtime.host.live.get(table.id).state.players == {}
     again = Client(server.url, player)
     errors: list[Any] = []
     again.sio.on("connect_error", errors.append)

@@ -221,7 +221,7 @@ async def test_a_player_who_won_the_daily_cap_from_the_house_plays_no_more_again
                 "name": "people only", "small_blind": 5, "big_blind": 10}))["table"]["table_id"]
             await client.ok("table:sit", {"table_id": plain, "seat": 0, "buy_in": 500})
             # The refused quick seat left no table behind.
-            assert {t["name"] for t in await server.realtime.lobby.listing()} == {
+            assert {t["name"] for t in await server.realtime.host.listing.tables()} == {
                 "three-handed", "more bots", "people only"}
         finally:
             await client.disconnect()

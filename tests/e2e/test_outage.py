@@ -152,7 +152,7 @@ async def test_a_database_outage_loses_nothing_and_tables_resume_by_themselves(
             leaver = table.seats[leaver_seat]
             left = await leaver.call("table:leave", {"table_id": table.id})
             assert left["ok"], left
-            live = server.realtime.host.get(table.id)
+            live = server.realtime.host.live.get(table.id)
             stacks = {p.seat: p.stack for p in live.state.players.values()}
             assert sum(stacks.values()) + (left["cashed_out"] or 0) == 3000
             await _reconciles(server)
@@ -197,7 +197,7 @@ async def test_every_table_deals_its_next_hand_after_an_outage_whatever_it_was_d
                 await asyncio.sleep(4.0)  # past the next deal and the time-out
                 # Each table met the outage its own way: a refused action, a deal that
                 # could not be stored, a time-out that could not be stored.
-                live = [server.realtime.host.get(table.id) for table in tables]
+                live = [server.realtime.host.live.get(table.id) for table in tables]
                 assert [one.unavailable for one in live] == [True, True, True]
             finally:
                 await outage.end()
@@ -239,14 +239,14 @@ async def test_a_request_whose_read_meets_the_outage_is_refused_as_unavailable(
             if not snapshot["seats"]:
                 await client.wait_for("table:event", is_event("player_sat", table_id))
             # The bot is seated: the table has nothing to store when the database goes.
-            await server.realtime.host.get(table_id).caught_up()
+            await server.realtime.host.live.get(table_id).caught_up()
             sit = {"table_id": table_id, "seat": 0, "buy_in": 500}
             await outage.begin()
             try:
                 ack = await client.call("table:sit", sit)
                 assert not ack["ok"] and ack["error"]["code"] == "service_unavailable", ack
                 assert ack["error"]["retry_after"] > 0
-                assert not server.realtime.host.get(table_id).state.players.get(0)
+                assert not server.realtime.host.live.get(table_id).state.players.get(0)
             finally:
                 await outage.end()
             for _ in range(50):  # the pool's connections come back one by one

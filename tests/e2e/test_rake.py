@@ -200,7 +200,7 @@ async def test_a_raked_hand_end_stored_though_its_commit_seemed_to_fail_pays_it_
     assert sorted(s["stack"] for s in snapshot["seats"]) == [900, 1092]
     await table.observer.wait_for("table:event", lambda e: is_event("hand_started", table.id)(e)
                                   and e["hand_id"] != turn["hand_id"])
-    live = server.realtime.host.get(table.id)
+    live = server.realtime.host.live.get(table.id)
     async with server.database.sessions() as session:
         assert await ledger.escrowed_at(session, table.id) == live.state.escrowed() == 1992
         assert await session.scalar(select(func.count()).select_from(HandRecord).where(

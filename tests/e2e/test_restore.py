@@ -50,7 +50,7 @@ async def test_a_restart_resumes_the_hand_in_play_and_keeps_every_seat_and_stack
     async with live_server(settings) as second:
         held, balanced = await _held_and_audit(second, table.id)
         assert held == 1600 and balanced
-        assert [t["table_id"] for t in (await second.realtime.lobby.listing())] == [table.id]
+        assert [t["table_id"] for t in (await second.realtime.host.listing.tables())] == [table.id]
         again = Client(second.url, table.players[1])
         await again.connect()
         try:
@@ -86,10 +86,10 @@ class Watched:
         self.tables_when: dict[str, int] = {}
 
     async def resume(self) -> None:
-        self.tables_when["resumed"] = len(self.server.realtime.host.tables)
+        self.tables_when["resumed"] = len(self.server.realtime.host.live.tables)
 
     def start(self) -> None:
-        self.tables_when["started"] = len(self.server.realtime.host.tables)
+        self.tables_when["started"] = len(self.server.realtime.host.live.tables)
 
     async def stop(self) -> None:
         return None
@@ -109,10 +109,10 @@ async def test_the_tournaments_load_before_the_tables_are_restored_and_run_after
         table = await seat_players(Accounts(http, mailbox, first.app), connect, [500, 500])
     second = LiveServer(create_app(settings), free_port())
     watched = Watched(second)
-    second.realtime.directed.append(watched)
+    second.realtime.directed.add(watched)
     await second.start()
     try:
-        assert table.id in second.realtime.host.tables
+        assert table.id in second.realtime.host.live.tables
         assert watched.tables_when == {"resumed": 0, "started": 1}
     finally:
         await second.stop()

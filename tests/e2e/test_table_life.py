@@ -69,7 +69,7 @@ async def test_a_player_may_open_only_a_few_tables(
                                                  "big_blind": 2})
     assert refused["error"]["code"] == "table_limit"
     assert refused["error"]["limit"] == limit
-    assert len(await server.realtime.lobby.listing()) == limit
+    assert len(await server.realtime.host.listing.tables()) == limit
 
 
 async def _open_tables_of(server: LiveServer, user_id: int) -> int:
@@ -91,7 +91,7 @@ async def test_table_creations_sent_at_once_open_no_more_tables_than_the_limit(
     assert sum(ack["ok"] for ack in acks) == limit, acks
     assert {ack["error"]["code"] for ack in acks if not ack["ok"]} == {"table_limit"}
     assert await _open_tables_of(server, person.id) == limit
-    assert len(await server.realtime.lobby.listing()) == limit
+    assert len(await server.realtime.host.listing.tables()) == limit
 
 
 @pytest.mark.redis
@@ -142,7 +142,7 @@ async def test_tables_a_player_left_to_the_bots_after_quick_seats_are_not_theirs
         await client.ok("table:leave", {"table_id": seated["table_id"]})
         left.append(seated["table_id"])
     # Still open, the bots playing on; but none of them is this player's.
-    assert {t["table_id"] for t in await server.realtime.lobby.listing()} >= set(left)
+    assert {t["table_id"] for t in await server.realtime.host.listing.tables()} >= set(left)
     assert await _open_tables_of(server, person.id) == 0
     assert (await client.ok("lobby:mine"))["tables"] == []
     for number in range(limit):
@@ -162,7 +162,7 @@ async def test_a_quick_seat_that_cannot_seat_the_player_leaves_no_table_behind(
         # A 20,000 buy-in (100 big blinds) from a balance of 10,000.
         refused = await client.call("table:quick-seat", {"small_blind": 100, "big_blind": 200})
         assert refused["error"]["code"] == "insufficient_credits", refused
-    assert await server.realtime.lobby.listing() == []
+    assert await server.realtime.host.listing.tables() == []
     assert await _open_tables_of(server, person.id) == 0
     opened = [e for e, d in client.received if e == "lobby:table"]
     removed = [d["table_id"] for e, d in client.received if e == "lobby:table-removed"]
@@ -200,7 +200,7 @@ async def test_the_player_who_opened_a_table_closes_it_while_nobody_sits_there(
     if not snapshot["seats"]:
         await opener.wait_for("table:event", is_event("player_sat", bots))
     await opener.ok("table:close", {"table_id": bots})
-    assert await server.realtime.lobby.listing() == []
+    assert await server.realtime.host.listing.tables() == []
     async with server.database.sessions() as session:
         assert await ledger.escrowed_at(session, bots) == 0
 
@@ -216,7 +216,7 @@ async def test_a_sit_that_waited_behind_the_close_of_its_table_is_refused_and_co
     table_id = created["table"]["table_id"]
     before = await server.balance(player.id)
     # The close is held in its commit until the sit has queued behind it.
-    store, live = server.realtime.host.services.store, server.realtime.host.get(table_id)
+    store, live = server.realtime.host.services.store, server.realtime.host.live.get(table_id)
     closing, close_goes_on, sit_queued = asyncio.Event(), asyncio.Event(), asyncio.Event()
     commit, ask = store.commit, live.ask
 
@@ -274,7 +274,7 @@ async def test_a_player_lists_the_tables_they_opened_or_sit_at(
 async def _knows(server: LiveServer, other: LiveServer) -> None:
     peer = other.realtime.host.leases.process_id
     deadline = asyncio.get_running_loop().time() + 10
-    while peer not in server.realtime.host.live:
+    while peer not in server.realtime.host.ownership.alive:
         assert asyncio.get_running_loop().time() < deadline, "the processes never met"
         await asyncio.sleep(0.05)
 
@@ -297,8 +297,8 @@ async def test_a_player_finds_and_closes_their_tables_on_any_process(
                                                    "big_blind": 2}))["table"]["table_id"]
             far = (await there.ok("table:create", {"name": "far", "small_blind": 1,
                                                    "big_blind": 2}))["table"]["table_id"]
-            assert set(first.realtime.host.tables) == {near}
-            assert set(second.realtime.host.tables) == {far}
+            assert set(first.realtime.host.live.tables) == {near}
+            assert set(second.realtime.host.live.tables) == {far}
             mine = (await here.ok("lobby:mine"))["tables"]
             assert [(t["table_id"], t["closable"]) for t in mine] == [(far, True),
                                                                        (near, True)]
@@ -352,7 +352,8 @@ async def test_a_table_nobody_plays_at_closes_and_leaves_the_lobby(
             removed = await client.wait_for("lobby:table-removed",
                                             lambda d: d["table_id"] == table_id, timeout=20)
             assert removed == {"table_id": table_id}
-            assert [t["table_id"] for t in (await server.realtime.lobby.listing())] == [played]
+            listed = await server.realtime.host.listing.tables()
+            assert [t["table_id"] for t in listed] == [played]
             async with server.database.sessions() as session:
                 # The bots' stacks went back to the house.
                 assert await ledger.escrowed_at(session, table_id) == 0
@@ -409,7 +410,7 @@ async def test_an_uninvited_user_can_neither_chat_at_nor_wait_for_a_private_tabl
     assert chat["error"]["code"] == "invite_required"
     wait = await stranger.call("table:wait", {"table_id": table_id})
     assert wait["error"]["code"] == "invite_required"
-    assert server.realtime.host.get(table_id).state.waiting == []
+    assert server.realtime.host.live.get(table_id).state.waiting == []
     await stranger.ok("table:join", {"table_id": table_id, "invite_code": code})
     assert (await stranger.ok("table:wait", {"table_id": table_id}))["position"] == 1
 
@@ -421,7 +422,7 @@ async def test_a_second_process_on_the_same_database_runs_no_tables(
     async with live_server(tuned) as first, httpx.AsyncClient(base_url=first.url) as http:
         person = await Accounts(http, mailbox, first.app).player(verified=False)
         async with live_server(tuned) as second:
-            assert first.realtime.host.running and not second.realtime.host.running
+            assert first.realtime.host.live.running and not second.realtime.host.live.running
             health = (await http.get(f"{second.url}/health")).json()
             assert health["tables"] == "elsewhere"
             client = await Client(second.url, person).connect()

@@ -63,7 +63,7 @@ async def test_the_first_waiting_player_is_offered_the_next_free_seat(
     sat = await waiter.ok("table:sit", {"table_id": table.id, "seat": offer["seat"],
                                         "buy_in": 400})
     assert sat["seat"] == 0
-    listed = {t["table_id"]: t for t in (await server.realtime.lobby.listing())}
+    listed = {t["table_id"]: t for t in (await server.realtime.host.listing.tables())}
     assert listed[table.id]["waiting"] == 0
 
 
@@ -170,7 +170,8 @@ async def test_quick_seat_opens_a_table_with_bots_then_fills_it(
     other = await second.ok("table:quick-seat", {"small_blind": 5, "big_blind": 10,
                                                  "bots": False})
     assert other["table_id"] != table_id
-    (listed,) = [t for t in (await server.realtime.lobby.listing()) if t["table_id"] == table_id]
+    (listed,) = [t for t in (await server.realtime.host.listing.tables())
+                 if t["table_id"] == table_id]
     assert listed["bots"] == 2 and listed["seated"] == 4
 
 
@@ -187,7 +188,7 @@ async def test_an_unanswered_seat_offer_passes_to_the_next_waiting_player(
     await table.seats[0].ok("table:sit-out", {"table_id": table.id})
     await table.seats[1].ok("table:leave", {"table_id": table.id})
     await slow.wait_for("user:notice", lambda n: n["kind"] == "seat_offer")
-    live = server.realtime.host.get(table.id)
+    live = server.realtime.host.live.get(table.id)
     live.core.mailbox.tell(live.waiting.offer_expired, slow_player.id)  # its timer ran out
     await slow.wait_for("user:notice", lambda n: n["kind"] == "seat_offer_expired")
     offer = await keen.wait_for("user:notice", lambda n: n["kind"] == "seat_offer")

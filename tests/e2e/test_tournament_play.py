@@ -172,7 +172,7 @@ async def test_late_entries_open_a_new_table_never_the_one_that_broke(
         (number,) = set(t.tables) - {1}
         assert number == 3 and len(t.tables[number].seats) == 2
         host = server.realtime.host
-        await _until(lambda: table_id(tid, number) in host.tables, "the new table opened")
+        await _until(lambda: table_id(tid, number) in host.live.tables, "the new table opened")
         await watcher.ok("table:join", {"table_id": table_id(tid, number)})
         await watcher.wait_for("table:event", is_event("hand_started", table_id(tid, number)),
                                timeout=30)

@@ -219,7 +219,7 @@ async def test_an_absent_player_is_dealt_in_and_blinded_away_until_they_come_bac
                     "table:event", is_event("hand_started", table_id), after=out_at)
                 assert mine in [s["seat"] for s in started["event"]["seats"]]
                 out_at = client.received.index(("table:event", started)) + 1
-            table = server.realtime.host.get(table_id)
+            table = server.realtime.host.live.get(table_id)
             assert table.state.players[mine].stack > 0 and not table.closed
             entry = next(e for e in service.get(tid).entries.values()
                          if e.player == f"user:{person.id}")
@@ -305,7 +305,7 @@ async def test_an_admin_cannot_close_a_tournament_table_and_the_tournament_plays
         await service.register_bot(tid, name)
     host, table = server.realtime.host, table_id(tid, 1)
     for _ in range(200):
-        if table in host.tables:
+        if table in host.live.tables:
             break
         await asyncio.sleep(0.05)
 

@@ -21,5 +21,5 @@ async def test_a_listed_word_is_masked_before_the_line_reaches_anyone(
     line = await watcher.wait_for("table:event", is_event("chat", table_id))
     assert line["event"]["text"] == "nice hand, ******"
     assert not [text for text in map(repr, watcher.payloads()) if "SH1IIT" in text]
-    kept = server.realtime.host.get(table_id).state
+    kept = server.realtime.host.live.get(table_id).state
     assert [entry["text"] for entry in kept.chat] == ["nice hand, ******"]

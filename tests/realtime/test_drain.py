@@ -24,7 +24,7 @@ async def test_a_start_under_way_when_the_drain_begins_deals_no_hand(
     table_id = created["table"]["table_id"]
     await first.ok("table:sit", {"table_id": table_id, "seat": 0, "buy_in": 500})
     host = server.realtime.host
-    table = host.get(table_id)
+    table = host.live.get(table_id)
     # The start fills free seats with bots first (a commit, awaited): the process is told
     # to stop right then, as a SIGTERM may come at any moment.
     fill = table.bots.fill
@@ -40,7 +40,7 @@ async def test_a_start_under_way_when_the_drain_begins_deals_no_hand(
     await drain_began.wait()
     await table.caught_up()  # the start has run to its end, and sent what it made
 
-    assert table.state.current is None and host.hands_in_play() == 0
+    assert table.state.current is None and host.live.hands_in_play() == 0
     record = await host.services.store.table(table_id)
     assert record is not None and record.state["current"] is None
     assert record.state["hand_number"] == 0
@@ -61,11 +61,11 @@ async def test_a_table_restored_here_as_the_drain_begins_deals_no_hand(
                                               "big_blind": 10})
     table_id = created["table"]["table_id"]
     host = server.realtime.host
-    leaving = host.get(table_id)
+    leaving = host.live.get(table_id)
     leaving.drain()  # stored between hands, with two players ready to be dealt in
     for seat, client in enumerate((first, second)):
         await client.ok("table:sit", {"table_id": table_id, "seat": seat, "buy_in": 500})
-    host.forget(table_id)
+    host.live.forget(table_id)
     await leaving.stop()
 
     store = host.services.store
@@ -76,8 +76,8 @@ async def test_a_table_restored_here_as_the_drain_begins_deals_no_hand(
         return await escrowed_at(table)
 
     monkeypatch.setattr(store, "escrowed_at", read_as_the_drain_begins)
-    await host.take_handed(table_id)
-    arrived = host.tables[table_id]
+    await host.owners.take_handed(table_id)
+    arrived = host.live.tables[table_id]
     await arrived.caught_up()  # it has resumed: the next hand would be scheduled now
 
     assert arrived.state.current is None and len(arrived.state.players) == 2

@@ -85,7 +85,7 @@ async def test_malformed_payloads_get_invalid_payload_and_change_nothing(
     ack = await client.call("table:create", payload)
     assert ack["ok"] is False and ack["error"]["code"] == "invalid_payload", ack
     assert ack["error"]["message"]
-    assert (await server.realtime.lobby.listing()) == []
+    assert (await server.realtime.host.listing.tables()) == []
 
 
 async def test_unknown_events_and_extra_arguments_are_refused(

@@ -12,8 +12,8 @@ from sqlalchemy import func, select, text
 from app.db.engine import Database
 from app.db.models import LedgerEntry, User
 from app.db.tables import TableRecord
+from app.hosting.leases import Lease, Leases
 from app.poker.state import Stakes
-from app.realtime.leases import Lease, Leases
 from app.table.errors import TableMoved
 from app.table.state import TableConfig, TableState
 from app.table.store import Movement, TableStore, Transfer

@@ -20,15 +20,14 @@ class Owners:
     each answer in turn a hand id, None (between hands) or an error raised."""
 
     def __init__(self, *answers: str | Exception | None) -> None:
-        self.cluster = object()
+        self.peers = self
         self.answers = list(answers)
         self.asked = 0
 
     async def owner(self, table_id: str) -> str:
         return "process-b"
 
-    async def ask_process(self, owner: str, event: str, payload: dict[str, Any]
-                          ) -> dict[str, Any]:
+    async def ask(self, owner: str, event: str, payload: dict[str, Any]) -> dict[str, Any]:
         assert (owner, event, payload) == ("process-b", hands_elsewhere.ASK,
                                            {"tables": ["t1"]})
         answer = self.answers[min(self.asked, len(self.answers) - 1)]
@@ -88,9 +87,9 @@ async def test_an_owner_says_a_hand_is_over_only_once_its_end_is_announced(
         "table_id": table.id, "hand_id": turn["hand_id"], "type": "fold"}))
     try:
         await asyncio.wait_for(committing.wait(), 10)
-        live = server.realtime.host.get(table.id)
+        live = server.realtime.host.live.get(table.id)
         assert live.state.current is None  # what a bare look at the table would answer
-        asking = asyncio.create_task(hands_elsewhere.answer(server.realtime.host,
+        asking = asyncio.create_task(hands_elsewhere.answer(server.realtime.host.live,
                                                             {"tables": [table.id]}))
         await asyncio.sleep(0.3)
         assert not asking.done(), "answered while the hand's end was not announced yet"

@@ -28,7 +28,7 @@ async def test_what_a_stopping_table_sends_is_stored_first(
     table_id = created["table"]["table_id"]
     await client.ok("table:join", {"table_id": table_id})
     await client.wait_for("table:snapshot", lambda s: s["table_id"] == table_id)
-    table = server.realtime.host.get(table_id)
+    table = server.realtime.host.live.get(table_id)
     viewer = Viewer(person.id, person.public_id, person.display_name, Role.PLAYER)
 
     table.tell(Chat(viewer, "said as the table stops"))

@@ -63,7 +63,7 @@ async def test_a_request_that_went_from_process_to_process_is_told_its_table_is_
             table_id = created["table"]["table_id"]
             realtime = server.realtime
             # This process hands the table over: it runs it no more.
-            realtime.host.forget(table_id)
+            realtime.host.live.forget(table_id)
             answer = await realtime.dispatcher.forwarded(
                 "table:chat", client.sio.get_sid(), None,
                 {"table_id": table_id, "text": "still there?"}, MAX_HOPS)

@@ -95,7 +95,7 @@ async def test_a_refused_sit_does_not_make_the_session_a_watcher(
     poor: Client = await connect(await players.player(verified=False))
     ack = await poor.call("table:sit", {"table_id": table.id, "seat": 2, "buy_in": 15_000})
     assert ack["error"]["code"] == "insufficient_credits"
-    live = server.realtime.host.get(table.id)
+    live = server.realtime.host.live.get(table.id)
     assert poor.sio.get_sid() not in live.watchers
     await table.act("call")
     await table.act("check")

@@ -9,9 +9,9 @@ from app.poker.blinds import Occupant, plan_next_hand
 from app.poker.cards import Deck
 from app.poker.engine import Hand
 from app.poker.events import ActionKind
-from app.tournaments.director import Tournament
 from app.tournaments.payouts import paid_places
 from app.tournaments.rules import TournamentStatus
+from app.tournaments.tournament import Tournament
 
 
 def choose(hand: Hand, rng: Random) -> tuple[ActionKind, int | None]:

@@ -12,8 +12,8 @@ from sqlalchemy.exc import OperationalError
 
 from app.db.engine import Database, StorageUnavailable
 from app.table.store import Write
-from app.tournaments.director import Tournament
 from app.tournaments.service import TournamentService
+from app.tournaments.tournament import Tournament
 from tests.tournaments.test_service import Clock, _three_seat_sit_and_go
 
 # The database's being unreachable: the driver's error, or through a session the typed one.

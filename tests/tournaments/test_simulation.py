@@ -6,10 +6,10 @@ from random import Random
 
 import pytest
 
-from app.tournaments.director import Tournament
 from app.tournaments.payouts import paid_places
 from app.tournaments.rules import Rules, TournamentKind, TournamentStatus
 from app.tournaments.structure import preset
+from app.tournaments.tournament import Tournament
 from tests.tournaments.simulation import play_to_the_end
 
 START = 1_000_000.0

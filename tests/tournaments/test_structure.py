@@ -14,6 +14,7 @@ from app.tournaments.structure import (
     position,
     preset,
     structure_from_dict,
+    verify_structure,
 )
 
 SHORT = Structure(1000, (Level(10, 20, 10), Break(5), Level(25, 50, 10, ante=50,
@@ -45,8 +46,11 @@ def test_late_registration_closes_when_the_level_after_the_last_late_level_begin
 
 
 def test_the_presets_are_valid_and_turbo_is_faster_than_regular() -> None:
-    assert set(PRESETS) == {"turbo", "regular"}
-    assert preset("turbo").levels[0].minutes < preset("regular").levels[0].minutes
+    assert set(PRESETS) == {"turbo", "regular", "deep", "hyper"}
+    for structure in PRESETS.values():
+        verify_structure(structure)
+    minutes = [preset(name).levels[0].minutes for name in ("hyper", "turbo", "regular", "deep")]
+    assert minutes == sorted(set(minutes))
     assert any(level.big_blind_ante for level in preset("turbo").levels)
     assert any(isinstance(p, Break) for p in preset("regular").periods)
 
@@ -71,4 +75,4 @@ def test_a_structure_that_cannot_be_played_is_refused(bad: dict[str, object]) ->
 
 def test_an_unknown_preset_is_refused() -> None:
     with pytest.raises(InvalidStructure, match="turbo"):
-        preset("hyper")
+        preset("hyperturbo")

@@ -46,6 +46,7 @@ async def test_an_admin_manages_users_tables_and_hand_histories(
     await credits.get_by_role("button", name="Apply").click()
     await expect(row).to_contain_text("9,900")
 
+    await page.get_by_role("tab", name="Tables").click()
     tables = page.locator("#admin-tables tbody tr", has_text="Ivan's")
     await expect(tables).to_contain_text("Ivan (")
     await tables.get_by_role("button", name="Hands").click()
@@ -57,12 +58,14 @@ async def test_an_admin_manages_users_tables_and_hand_histories(
     await expect(detail.locator("pre")).to_contain_text("NT")
     await detail.get_by_role("button", name="Close", exact=True).click()
 
+    await page.get_by_role("tab", name="Tables").click()
     await tables.get_by_role("button", name="Close", exact=True).click()
     await page.locator("#close-form").get_by_label("Reason").fill("maintenance")
     await page.locator("#close-form").get_by_role("button", name="Close table").click()
     await expect(tables).to_have_count(0)
     await expect(player.page.locator("#table-message")).to_contain_text("maintenance")
 
+    await page.get_by_role("tab", name="Users").click()
     await row.get_by_role("button", name="Ban").click()
     await page.locator("#ban-form").get_by_label("Reason").fill("chip dumping")
     await page.locator("#ban-form").get_by_role("button", name="Ban").click()

@@ -81,7 +81,7 @@ async def test_a_player_ignores_and_reports_another_from_the_chat_and_admins_see
     await expect(reader.page.locator("#chat-lines")).to_contain_text("Rudy: back again")
 
     page = admin.page
-    await page.goto("/admin")
+    await page.goto("/admin#chat")
     report = page.locator("#reports tbody tr", has_text="rude all evening")
     await expect(report).to_contain_text("Rudy")
     await expect(report).to_contain_text("Rita")
@@ -101,6 +101,7 @@ async def test_a_player_ignores_and_reports_another_from_the_chat_and_admins_see
     await say(rude.page, "what a sprocket")
     await expect(rude.page.locator("#chat-lines")).to_contain_text("Rudy: what a ********")
 
+    await page.get_by_role("tab", name="Users").click()
     await page.get_by_label("Search by e-mail, name or id").fill("rudy")
     await page.get_by_role("button", name="Search").click()
     row = page.locator("#users tbody tr", has_text="Rudy")

@@ -37,7 +37,10 @@ DUPLICATE_IDS = """() => {
   }
   return [...seen].filter(([, n]) => n > 1).map(([id]) => id);
 }"""
-PAGES = ["/", "/account", "/admin", "/table/{table}", "/table/{table}/ledger",
+# The admin page's sections each show alone (its tabs).
+ADMIN_SECTIONS = ["/admin#" + section for section in (
+    "tournaments", "tables", "money", "hands", "chat", "announcements", "audit")]
+PAGES = ["/", "/account", "/admin", *ADMIN_SECTIONS, "/table/{table}", "/table/{table}/ledger",
          "/tournament/{tournament}", "/odds", "/stats", "/tables",
          "/leaderboard", "/signup", "/forgot", "/reset?token=abc", "/verify?token=abc"]
 SIZES = pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
@@ -106,7 +109,7 @@ async def test_every_page_fits_the_screen_and_names_who_is_logged_in(
         if not path.startswith("/table/") or viewport["width"] > 600:
             await expect(page.locator("#nav-name")).to_have_text("Nora")
         await page.wait_for_load_state("networkidle")
-        name = path.strip("/").split("?")[0].split("/")[0] or "lobby"
+        name = path.strip("/").split("?")[0].split("/")[0].replace("#", "-") or "lobby"
         await page.screenshot(path=screenshot_path(f"page-{name}-{size}"), full_page=True)
         await fits(page, viewport, path)
         assert await page.evaluate(DUPLICATE_IDS) == [], path
@@ -114,7 +117,7 @@ async def test_every_page_fits_the_screen_and_names_who_is_logged_in(
     await page.goto("/")
     await page.locator("#recent-hands tbody tr").first.get_by_role("button", name="View").click()
     await opens_within_the_screen(page, page.locator("#hand-dialog"), viewport, f"lobby-{size}")
-    await page.goto("/admin")
+    await page.goto("/admin#hands")
     await page.locator("#hands tbody tr").first.get_by_role("button", name="View").click()
     await opens_within_the_screen(page, page.locator("#detail-dialog"), viewport,
                                   f"admin-{size}")

@@ -53,7 +53,7 @@ async def test_refusals_are_said_in_plain_words_beside_their_fields(
     await expect(dialog.locator("#sit-buy_in-error")).to_have_text(
         "Buy in for 200 to 1,000 chips.")
 
-    await page.goto("/admin")
+    await page.goto("/admin#tournaments")
     tournament = page.locator("#tournament-form")
     await tournament.get_by_label("Buy-in").fill("-5")
     await tournament.get_by_role("button", name="Create tournament").click()

@@ -55,12 +55,13 @@ async def test_the_hand_dialog_and_the_economy_show_the_rake(
     await _store_a_raked_hand(database, ivan)
 
     page = admin.page
-    await page.goto("/admin")
+    await page.goto("/admin#money")
     today = page.locator("#economy tbody tr").first
     await expect(today.locator("td").nth(1)).to_have_text("3")  # Rake
     await expect(today.locator("td").nth(2)).to_have_text("1")  # Raked hands
     await expect(page.locator("#economy tfoot")).to_contain_text("Total")
     await page.locator("#economy").screenshot(path=screenshot_path("admin-economy"))
+    await page.get_by_role("tab", name="Hands").click()
     hand = page.locator("#hands tbody tr").first
     await hand.get_by_role("button", name="View").click()
     detail = page.locator("#detail-dialog")

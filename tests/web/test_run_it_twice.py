@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.async_api import expect
 
-from app.realtime.hosting import TableHost
+from app.hosting.host import TableHost
 from tests.conftest import Mailbox
 from tests.poker.test_engine_run_it_twice import twice_deck
 from tests.web.conftest import LiveServer, Visitors

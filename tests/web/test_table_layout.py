@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.async_api import Page, Response, expect
 
-from app.realtime.hosting import TableHost
+from app.hosting.host import TableHost
 from tests.conftest import Mailbox
 from tests.poker.stacked_decks import stacked_deck
 from tests.poker.test_engine_run_it_twice import twice_deck

@@ -12,9 +12,9 @@ from sqlalchemy import update
 
 from app.db.engine import Database
 from app.db.models import Role, User
+from app.hosting.host import TableHost
 from app.poker.blinds import Occupant, plan_next_hand
 from app.poker.cards import Deck
-from app.realtime.hosting import TableHost
 from tests.conftest import Mailbox
 from tests.poker.stacked_decks import stacked_deck
 from tests.web.conftest import LiveServer, Tab, Visitors, screenshot_path, signed_in
@@ -42,7 +42,7 @@ class AcesForPeople:
         self.tables = tables
 
     def __call__(self) -> Deck:
-        table = next((t for t in self.tables.tables.values()
+        table = next((t for t in self.tables.live.tables.values()
                       if t.state.config.tournament and t.state.current is None
                       and not t.closed), None)
         if table is None:
@@ -91,7 +91,7 @@ async def test_a_player_registers_for_a_sit_and_go_plays_it_out_and_sees_the_pri
                                      "table_size": 3, "buy_in": 100, "fee": 10,
                                      "structure": STRUCTURE, "bots": 2})
     assert created.status == 201, await created.text()
-    await admin.page.goto("/admin")
+    await admin.page.goto("/admin#tournaments")
     form = admin.page.locator("#tournament-form")
     await form.get_by_label("Name").fill("Evening MTT")
     await form.get_by_label("Kind").select_option("multi_table")

@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 
 def register(realtime: Realtime) -> None:
     """Handle ``connect``, ``disconnect`` and every event no handler is registered for."""
-    sio, connections, host = realtime.sio, realtime.connections, realtime.host
+    sio, connections = realtime.sio, realtime.connections
 
     def sent_by_client(sid: str) -> bool:
         # python-socketio calls these handlers while the session is still connecting
@@ -58,10 +58,10 @@ def register(realtime: Realtime) -> None:
         viewer = connections.remove(sid)
         if viewer is not None:
             await realtime.account_socket_gone(viewer.user_id)
-        await host.disconnected(sid, viewer)
-        if host.cluster is not None:
-            await host.cluster.news({"kind": "disconnected", "sid": sid,
-                                     "viewer": viewer_to_dict(viewer)})
+        await realtime.watchers.disconnected(sid, viewer)
+        if realtime.cluster is not None:
+            await realtime.cluster.news({"kind": "disconnected", "sid": sid,
+                                         "viewer": viewer_to_dict(viewer)})
         return None
 
     async def unknown(event: str, sid: str, *_args: Any) -> Result:

@@ -11,11 +11,11 @@ from app.table.state import Viewer
 
 def register(realtime: Realtime) -> None:
     """Handle ``table:host``."""
-    on, host = realtime.dispatcher.on, realtime.host
+    on, tables = realtime.dispatcher.on, realtime.host.live
 
     @on("table:host", s.TableHost, table=True)
     async def control(sid: str, viewer: Viewer, data: s.TableHost) -> Result:
-        table = host.get(data.table_id)
+        table = tables.get(data.table_id)
         args = data.control.model_dump(exclude={"action"})
         result: Result = await table.ask(HostControl(viewer, data.control.action,
                                                      data.reason, args))

@@ -19,7 +19,7 @@ def register(realtime: Realtime) -> None:
     async def lobby_list(sid: str, viewer: Viewer | None, data: schemas.LobbyListRequest
                          ) -> Result:
         await realtime.sio.enter_room(sid, LOBBY_ROOM)
-        listing = await lobby.listing()
+        listing = await realtime.host.listing.tables()
         start = (data.page - 1) * data.per_page
         return {"tables": listing[start:start + data.per_page], "count": len(listing),
                 "page": data.page, "per_page": data.per_page}

@@ -12,29 +12,29 @@ from app.table.state import Viewer
 
 def register(realtime: Realtime) -> None:
     """Handle ``table:action``, ``table:preact``, ``table:run-it-twice`` and ``table:seed``."""
-    on, host = realtime.dispatcher.on, realtime.host
+    on, tables = realtime.dispatcher.on, realtime.host.live
 
     @on("table:action", schemas.TableAction, table=True)
     async def action(sid: str, viewer: Viewer, data: schemas.TableAction) -> Result:
-        table = host.get(data.table_id)
+        table = tables.get(data.table_id)
         result: Result = await table.ask(Act(viewer, data.hand_id, data.type, data.amount))
         return result
 
     @on("table:preact", schemas.TablePreact, table=True)
     async def preact(sid: str, viewer: Viewer, data: schemas.TablePreact) -> Result:
-        table = host.get(data.table_id)
+        table = tables.get(data.table_id)
         intent = Intent(data.intent) if data.intent is not None else None
         result: Result = await table.ask(Preact(viewer, data.hand_id, intent, data.amount))
         return result
 
     @on("table:run-it-twice", schemas.TableRunItTwice, table=True)
     async def run_it_twice(sid: str, viewer: Viewer, data: schemas.TableRunItTwice) -> Result:
-        table = host.get(data.table_id)
+        table = tables.get(data.table_id)
         result: Result = await table.ask(RunItTwice(viewer, data.hand_id, data.agree))
         return result
 
     @on("table:seed", schemas.TableSeed, table=True)
     async def seed(sid: str, viewer: Viewer, data: schemas.TableSeed) -> Result:
-        table = host.get(data.table_id)
+        table = tables.get(data.table_id)
         result: Result = await table.ask(Seed(viewer, data.seed))
         return result

@@ -27,33 +27,33 @@ from app.table.state import Viewer
 
 def register(realtime: Realtime) -> None:
     """Handle the ``table:*`` events about watching and seats."""
-    on, host, lobby = realtime.dispatcher.on, realtime.host, realtime.lobby
+    on, tables, lobby = realtime.dispatcher.on, realtime.host.live, realtime.lobby
     keeper = realtime.chat
 
     @on("table:join", schemas.TableJoin, login=False, table=True)
     async def join(sid: str, viewer: Viewer, data: schemas.TableJoin) -> Result:
-        table = host.get(data.table_id)
+        table = tables.get(data.table_id)
         if viewer is not None:  # whom they ignore, before the snapshot's chat is chosen
             await keeper.ready(viewer.user_id)
         result: Result = await table.ask(Join(sid, viewer, data.invite_code, data.since_seq))
-        await host.watching(sid, table.id)
+        await realtime.watchers.watching(sid, table.id)
         return result
 
     @on("table:unwatch", schemas.TableRef, login=False, table=True)
     async def unwatch(sid: str, viewer: Viewer, data: schemas.TableRef) -> Result:
-        table = host.get(data.table_id)
-        await host.unwatching(sid, table.id)
+        table = tables.get(data.table_id)
+        await realtime.watchers.unwatching(sid, table.id)
         result: Result = await table.ask(Unwatch(sid))
         return result
 
     @on("table:sit", schemas.TableSit, table=True)
     async def sit(sid: str, viewer: Viewer, data: schemas.TableSit) -> Result:
-        table = host.get(data.table_id)
+        table = tables.get(data.table_id)
         return await lobby.sit(sid, viewer, table, data.seat, data.buy_in, data.invite_code)
 
     def simple(event: str, request: Callable[[Viewer], Command]) -> None:
         async def handle(sid: str, viewer: Viewer, data: schemas.TableRef) -> Result:
-            table = host.get(data.table_id)
+            table = tables.get(data.table_id)
             result: Result = await table.ask(request(viewer))
             return result
 
@@ -67,26 +67,26 @@ def register(realtime: Realtime) -> None:
 
     @on("table:top-up", schemas.TableTopUp, table=True)
     async def top_up(sid: str, viewer: Viewer, data: schemas.TableTopUp) -> Result:
-        table = host.get(data.table_id)
+        table = tables.get(data.table_id)
         result: Result = await table.ask(TopUp(viewer, data.amount))
         return result
 
     @on("table:preferences", schemas.TablePreferences, table=True)
     async def preferences(sid: str, viewer: Viewer, data: schemas.TablePreferences) -> Result:
-        table = host.get(data.table_id)
+        table = tables.get(data.table_id)
         result: Result = await table.ask(Preferences(viewer, data.changes()))
         return result
 
     @on("table:chat", schemas.TableChat, table=True)
     async def chat(sid: str, viewer: Viewer, data: schemas.TableChat) -> Result:
-        table = host.get(data.table_id)
+        table = tables.get(data.table_id)
         await keeper.ready(viewer.user_id)  # a mute read once, not per line
         result: Result = await table.ask(Chat(viewer, data.text))
         return result
 
     @on("table:report", schemas.TableReport, table=True)
     async def report(sid: str, viewer: Viewer, data: schemas.TableReport) -> Result:
-        table = host.get(data.table_id)
+        table = tables.get(data.table_id)
         evidence: Result = await table.ask(Report(viewer, data.public_id))
         await realtime.limiter.hit("report", str(viewer.user_id),
                                    realtime.settings.rate_limit_reports)

@@ -1,6 +1,7 @@
 // The Socket.IO connection: the session cookie authenticates it, every request
 // is acked, and the connection state is shown in a banner while it is down.
 
+import { showAnnouncement } from "./announcements.js";
 import { ApiError } from "./api.js";
 
 const ACK_TIMEOUT_MS = 10_000;
@@ -47,6 +48,7 @@ export function connect({ table } = {}) {
   socket.on("user:notice", (notice) => {
     if (notice.kind === "session_ended") sessionEnded = true;
   });
+  socket.on("announcement", showAnnouncement);
   // A server going down for a deploy says so first (`seconds`: about how long, or null).
   socket.on("server:restarting", ({ seconds } = {}) => {
     const when = Number.isInteger(seconds) && seconds > 0 ? ` in about ${seconds} s` : "";

@@ -1,4 +1,9 @@
 import { ChatAdmin } from "../admin-chat.js";
+import { IntegrityAdmin } from "../admin-integrity.js";
+import { AuditLog, bindAnnouncements } from "../admin-log.js";
+import { bindHouse, loadHouse as loadHouseReport } from "../admin-money.js";
+import { AdminTabs } from "../admin-tabs.js";
+import { bindTournaments, loadSchedules, loadTemplates, loadTournaments } from "../admin-tournaments.js";
 import { api } from "../api.js";
 import { bindForm, clearErrors, formValues } from "../forms.js";
 import { chips, date, dateTime, el, labelColumns, ledgerReason, signed } from "../format.js";
@@ -37,6 +42,7 @@ function openForm(dialogId, user) {
 }
 
 const chatAdmin = new ChatAdmin({ pager, perPage: PER_PAGE });
+const integrityAdmin = new IntegrityAdmin({ pager, perPage: PER_PAGE });
 
 // --- users ------------------------------------------------------------------------------
 
@@ -71,6 +77,7 @@ function userActions(user) {
     cell.append(el("button", { type: "button", className: "button button-small", onclick: () => openForm("credits-dialog", user) }, "Credits"));
   }
   cell.append(el("button", { type: "button", className: "button button-small", onclick: () => showLedger(user) }, "Ledger"));
+  cell.append(integrityAdmin.linkedButton(user));
   return cell;
 }
 
@@ -128,18 +135,6 @@ async function demote(user) {
   }
   await loadUsers();
 }
-
-bindForm($("tournament-form"), async (values, form) => {
-  const payload = {
-    name: values.name.trim(), kind: values.kind, game: values.game, preset: values.preset,
-    table_size: Number(values.table_size), buy_in: Number(values.buy_in), fee: Number(values.fee),
-    bots: Number(values.bots), entries_per_player: Number(values.entries_per_player),
-  };
-  if (values.kind === "multi_table") payload.starts_at = Date.now() / 1000 + 60 * Number(values.starts_in || 0);
-  const created = await api("POST", "/admin/tournaments", payload);
-  const status = form.querySelector("[data-form-status]");
-  status.replaceChildren("Created: ", el("a", { href: `/tournament/${encodeURIComponent(created.id)}` }, created.name), ".");
-});
 
 async function unban(user) {
   try {
@@ -255,8 +250,7 @@ function filterHands(tableId) {
   $("hands-table_id").value = tableId;
   hands.tableId = tableId;
   hands.page = 1;
-  loadHands();
-  $("hands-title").scrollIntoView({ behavior: "smooth" });
+  tabs.show("hands", true);
 }
 
 bindForm($("hands-form"), async () => {
@@ -265,10 +259,31 @@ bindForm($("hands-form"), async () => {
   await loadHands();
 });
 
+const auditLog = new AuditLog({ pager, perPage: PER_PAGE });
+bindTournaments();
+bindHouse();
+bindAnnouncements();
+
+// Each section loads when shown (again each time: what it lists changes meanwhile).
+const LOADERS = {
+  users: loadUsers,
+  tournaments: () => Promise.all([loadTournaments(), loadSchedules()]),
+  tables: loadTables,
+  money: () => Promise.all([loadHouseReport(), loadEconomy()]),
+  hands: loadHands,
+  integrity: () => integrityAdmin.load(),
+  chat: () => chatAdmin.load(),
+  announcements: async () => {},
+  audit: () => auditLog.load(),
+};
+const tabs = new AdminTabs({
+  onShow: (name) => LOADERS[name]().catch((error) => console.error(`The ${name} section did not load`, error)),
+});
+
 if (me.role !== "admin") {
   $("admin-denied").hidden = false;
 } else {
   $("admin-body").hidden = false;
-  await loadHouse();
-  await Promise.all([loadUsers(), loadTables(), loadEconomy(), loadHands(), chatAdmin.load()]);
+  await Promise.all([loadHouse(), loadTemplates()]);
+  tabs.start();
 }

@@ -174,6 +174,7 @@ function setUpForms(socket) {
       run_it_twice: createForm.elements.namedItem("run_it_twice").checked,
       bots: createForm.elements.namedItem("bots").checked,
     };
+    if (values.timing) payload.timing = values.timing;
     if (payload.bots) {
       payload.bot_count = Number(values.bot_count || 0);
       payload.bot_style = values.bot_style || null;

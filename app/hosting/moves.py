@@ -3,7 +3,8 @@
 The proxy in front of the processes hashes each Socket.IO connection on the ``table``
 of its query (the browser's table page connects with ``?table=<id>``), so every player
 of a table reaches the same process, whichever that is (:mod:`app.realtime.routing`
-reads that key exactly as the proxy does). A table runs where its lease says, at first
+reads that key exactly as the proxy does, and tells hosting which table a connection
+named). A table runs where its lease says, at first
 the least-loaded process. When the owner grants a request about a table from a session
 whose connection named it, this process asks the owner for it (:meth:`TableMoves.follow`,
 once per table and player per ``TABLE_MOVE_COOLDOWN``); until it has moved, requests are
@@ -30,13 +31,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+from collections.abc import Callable
 
-import socketio
-
-from app.realtime.hosting import TableHost
-from app.realtime.routing import connection_table
+from app.hosting.errors import moving
+from app.hosting.live import LiveTables
+from app.hosting.ownership import Ownership
 from app.table.commands import HandOver
-from app.table.errors import TableMoved
 from app.table.state import Viewer
 from app.table.table import Table
 
@@ -50,19 +50,17 @@ class TableMoves:
     """This process's side of tables following their players: asking for tables its
     sessions play at, and handing over the tables others ask for."""
 
-    def __init__(self, host: TableHost, sio: socketio.AsyncServer) -> None:
-        self.host = host
-        self.sio = sio
+    def __init__(self, ownership: Ownership, *, cooldown: float,
+                 connection_table: Callable[[str], str | None]) -> None:
+        self.ownership = ownership
+        self.live: LiveTables = ownership.live
+        self.cooldown = cooldown
+        # The table a session's connection named in its query (None: none).
+        self._connection_table = connection_table
         # When this process last asked for each table for each player (asks older than
         # the cooldown go).
         self._asked: dict[tuple[str, int], float] = {}
         self._moving: set[str] = set()
-        host.on_move_asked = self.asked
-
-    @property
-    def cooldown(self) -> float:
-        """``TABLE_MOVE_COOLDOWN``: how long a table stays after it moved."""
-        return self.host.services.settings.table_move_cooldown
 
     # ---- the process the players reach ----------------------------------------------
 
@@ -73,19 +71,19 @@ class TableMoves:
         hand it over (at most once per table and player per cooldown). The owner agrees
         only while that player sits or waits there; a spectator, an anonymous session
         or a refused request asks nothing."""
-        cluster, now = self.host.cluster, asyncio.get_running_loop().time()
-        if cluster is None or viewer is None or self.host.draining:
+        peers, now = self.ownership.peers, asyncio.get_running_loop().time()
+        if peers is None or viewer is None or self.live.draining:
             return
         key = (table_id, viewer.user_id)
         if now - self._asked.get(key, -math.inf) < self.cooldown:
             return
-        if connection_table(self.sio.get_environ(sid)) != table_id:
+        if self._connection_table(sid) != table_id:
             return
         self._asked = {k: at for k, at in self._asked.items() if now - at < self.cooldown}
         self._asked[key] = now
         log.info("asking %s for table %s, which this process's players reach", owner, table_id)
         try:
-            await cluster.tell(owner, {"kind": "move", "table_id": table_id,
+            await peers.tell(owner, {"kind": "move", "table_id": table_id,
                                        "user_id": viewer.user_id})
         except Exception:
             # The request was answered; the next one after the cooldown asks again.
@@ -96,7 +94,7 @@ class TableMoves:
     async def asked(self, table_id: str, asker: str, user_id: int | None) -> None:
         """Another process asks for a table this one runs, for the player ``user_id``: hand
         it over at the next hand boundary, if it may move (see the module's docstring)."""
-        table = self.host.tables.get(table_id)
+        table = self.live.tables.get(table_id)
         if table is None or table_id in self._moving:
             return
         self._moving.add(table_id)
@@ -117,23 +115,23 @@ class TableMoves:
 
     async def _refusal(self, table: Table, asker: str, user_id: int | None) -> str | None:
         """Why the table may not move to ``asker`` now (None: it may)."""
-        host = self.host
+        ownership = self.ownership
         if table.closed or table.lost:
             return "it is stopping here"
         if table.state.config.tournament is not None:
             return "a tournament's tables stay where its director puts them"
         if not _plays_or_waits(table, user_id):
             return "the player it was asked for neither sits nor waits there"
-        arrived = host.arrived.get(table.id)
+        arrived = self.live.arrived.get(table.id)
         if arrived is not None and asyncio.get_running_loop().time() - arrived < self.cooldown:
             return "it came here less than TABLE_MOVE_COOLDOWN ago"
-        if host.draining or table.lease is None:
+        if self.live.draining or table.lease is None:
             return "this process is letting its tables go"
-        to = next((p for p in host.peers if p.id == asker), None)
+        to = next((p for p in ownership.processes if p.id == asker), None)
         if to is None:
             # A process that started since the last heartbeat.
-            to = next((p for p in await host.leases.peers() if p.id == asker), None)
-        if to is None or to.draining or asker == host.leases.process_id:
+            to = next((p for p in await ownership.leases.peers() if p.id == asker), None)
+        if to is None or to.draining or asker == ownership.leases.process_id:
             return "that process is not taking tables"
         return None
 
@@ -158,17 +156,16 @@ class TableMoves:
         return False
 
     def _running_here(self, table: Table) -> bool:
-        return not (table.closed or table.lost or self.host.draining)
+        return not (table.closed or table.lost or self.live.draining)
 
     async def _handed(self, table: Table, to: str) -> None:
-        host = self.host
         # Requests from now on follow the lease; those already waiting are refused.
-        host.forget(table.id)
-        await table.stop(refusal=_moved)
-        host.services.metrics.lease_moves.labels("moved").inc()
+        self.live.forget(table.id)
+        await table.stop(refusal=moving)
+        self.ownership.services.metrics.lease_moves.labels("moved").inc()
         log.info("handed table %s to %s", table.id, to)
-        if host.cluster is not None:
-            await host.cluster.news({"kind": "table_moved", "table_id": table.id, "to": to})
+        if self.ownership.peers is not None:
+            await self.ownership.peers.news({"kind": "table_moved", "table_id": table.id, "to": to})
 
     def _deal_again(self, table: Table) -> None:
         """The table stays: deal again (unless it or the whole process is stopping)."""
@@ -183,6 +180,3 @@ def _plays_or_waits(table: Table, user_id: int | None) -> bool:
     return user_id is not None and (state.has_seat(user_id) or any(
         p.user_id == user_id for p in state.waiting))
 
-
-def _moved() -> TableMoved:
-    return TableMoved("this table moved to another server: try again", retry_after=1)

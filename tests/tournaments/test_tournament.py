@@ -6,7 +6,6 @@ from random import Random
 
 import pytest
 
-from app.tournaments.director import Tournament
 from app.tournaments.errors import (
     AlreadyRegistered,
     NotRegistered,
@@ -17,6 +16,7 @@ from app.tournaments.errors import (
 )
 from app.tournaments.rules import Rules, TournamentKind, TournamentStatus
 from app.tournaments.structure import Break, Level, Structure
+from app.tournaments.tournament import Tournament
 
 START = 5_000.0
 STRUCTURE = Structure(100, (Level(5, 10, 10), Level(10, 20, 10), Level(20, 40, 10)),
