@@ -86,8 +86,8 @@ class TableHost:
         open_limit: int | None = None, attach: Attach | None = None,
     ) -> Table:
         """Open a new table here and start it (``open_limit``: only while its owner has
-        fewer open tables, on every process; ``attach``: called before it starts, by a
-        feature that runs the table, such as a tournament)."""
+        fewer open tables, on every process; ``attach``: gives the tournament it deals
+        for, by a feature that runs the table, such as a tournament)."""
         self.live.require_running()
         state = TableState(config)
         token = await self.services.store.create(table_id, owner_id, config.to_dict(),

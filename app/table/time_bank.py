@@ -6,8 +6,8 @@ player's time bank starts; what they use of it is gone. The bank starts at
 ``seconds`` when a player sits down and gains ``add_seconds`` at the start of every
 ``every_hands``-th hand they are dealt into, up to ``max_seconds`` (``every_hands`` 0:
 it never refills). A player who is disconnected on their turn gets a short grace
-instead (the table's ``disconnect_grace_seconds``, else the server's) and their bank is kept for their
-return: a disconnected player never spends it (see :mod:`app.table.clock`).
+instead (the table's ``disconnect_grace_seconds``, else the server's) and their bank is
+kept for their return: a disconnected player never spends it (see :mod:`app.table.clock`).
 
 >>> rule = TimeBank(seconds=30, add_seconds=10, every_hands=5, max_seconds=45)
 >>> rule.dealt_in(30, 4)

@@ -3,8 +3,7 @@
 Each table of a running tournament is an ordinary :class:`~app.table.table.Table`
 (the same dealing and engine) whose config names the tournament, opened with it
 (``Table(..., tournament=)``, see :meth:`TournamentTables.attach`). Its seats hold
-tournament chips,
-not credits: nobody buys in or cashes out there, so no chip movement it commits
+tournament chips, not credits: nobody buys in or cashes out there, so no chip movement it commits
 carries credits, and the ledger's credits stay in the prize pool. The table asks the tournament
 (:class:`TournamentHandsAt`, the table's
 :class:`~app.table.assigned.TournamentHands`) who sits where, and takes those
