@@ -181,6 +181,13 @@ class LiveTable:
         """Watch the table from session ``sid``."""
         await self.ask(Join(sid, viewer))
 
+    async def only_hand(self) -> str:
+        """The id of the first hand, once dealt; no other is dealt after it (the table
+        drains), so what a test reads after it ends is that hand's outcome."""
+        hand_id = await self.hand_started(1)
+        self.table.drain()
+        return hand_id
+
     async def hand_started(self, number: int = 1) -> str:
         """The id of hand ``number``, once it is dealt and its start was sent (so stored)."""
         def dealt() -> str | None:

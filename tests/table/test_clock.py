@@ -22,12 +22,12 @@ def _acted(live: LiveTable, seat: int) -> list[str]:
 
 
 async def _heads_up(live: LiveTable) -> tuple[dict[int, Viewer], int, int]:
-    """Two people seated and a hand dealt: the people by seat, the first to act and the
-    other."""
+    """Two people seated and one hand dealt (no other after it): the people by seat, the
+    first to act and the other."""
     ann, bob = await live.person("Ann"), await live.person("Bob")
     await live.sit(ann, 0)
     await live.sit(bob, 1)
-    await live.hand_started()
+    await live.only_hand()
     first = live.actor()
     assert first is not None
     return {0: ann, 1: bob}, first, 1 - first
@@ -38,10 +38,9 @@ async def test_a_time_out_facing_a_bet_folds(
 ) -> None:
     async with live_table(database, table_settings, config(action_seconds=0.05)) as live:
         _, first, other = await _heads_up(live)
-        await live.audience.wait_for(lambda: _acted(live, first))
+        await live.audience.wait_for(lambda: live.audience.events("hand_ended"))
         assert live.audience.events("player_timed_out")[0]["seat"] == first
         assert _acted(live, first) == [ActionKind.FOLD.value]
-        assert live.audience.events("hand_ended")
         assert live.table.state.players[other].stack == BUY_IN + 1
     await assert_ledger_reconciles(database_url)
 
@@ -52,8 +51,8 @@ async def test_a_time_out_with_nothing_to_call_checks(
     async with live_table(database, table_settings, config(action_seconds=0.05)) as live:
         people, first, other = await _heads_up(live)
         await live.act(people[first], ActionKind.CALL)
-        await live.audience.wait_for(lambda: _acted(live, other))
-        assert _acted(live, other) == [ActionKind.CHECK.value]
+        acted = await live.audience.wait_for(lambda: _acted(live, other))
+        assert acted[0] == ActionKind.CHECK.value
         assert [e["seat"] for e in live.audience.events("player_timed_out")][:1] == [other]
 
 
@@ -66,7 +65,7 @@ async def test_a_player_who_disconnects_on_their_turn_times_out_after_the_grace(
         gone = people[first]
         live.audience.online.discard(gone.user_id)
         live.table.tell(Disconnected(sid_of(gone), gone.user_id))
-        await live.audience.wait_for(lambda: _acted(live, first))
+        await live.audience.wait_for(lambda: live.audience.events("hand_ended"))
         assert live.audience.events("player_connection")[0] == {
             "type": "player_connection", "seat": first, "connected": False}
         graced = [d.data for d in live.audience.sent
@@ -113,8 +112,8 @@ async def test_a_pre_action_is_taken_when_the_turn_comes(
         chosen = await live.ask(Preact(people[other], current.id, Intent.CHECK))
         assert chosen["preaction"] is not None
         await live.act(people[first], ActionKind.CALL)
-        await live.audience.wait_for(lambda: _acted(live, other))
-        assert _acted(live, other) == [ActionKind.CHECK.value]
+        acted = await live.audience.wait_for(lambda: _acted(live, other))
+        assert acted[0] == ActionKind.CHECK.value
         notices = [d.data for d in live.audience.sent if d.event == "table:preaction"]
         assert [n["reason"] for n in notices][-1] == "applied"
         # Only its owner heard of it.

@@ -26,7 +26,7 @@ async def test_a_hand_played_to_the_showdown_pays_the_best_hand_and_is_stored(
         # last heads-up: Bob's cards first.
         live.decks.stack(["KsKc", "AhAd"], "2c 7d 9h 3s 4c")
         await live.sit(bob, 1)
-        await live.hand_started()
+        await live.only_hand()
         await live.check_or_call_down({0: ann, 1: bob})
 
         state = live.table.state
@@ -79,7 +79,7 @@ async def test_no_message_to_one_viewer_holds_another_players_hole_cards(
         await live.sit(ann, 0)
         live.decks.stack(["KsKc", "AhAd"], "2c 7d 9h 3s 4c")
         await live.sit(bob, 1)
-        await live.hand_started()
+        await live.only_hand()
         # Nobody is shown down: the button (first to act heads-up) folds at once.
         actor = live.actor()
         people = {0: ann, 1: bob}
