@@ -20,6 +20,7 @@ from app.hosting.live import LiveTables
 from app.hosting.owners import Owners
 from app.hosting.ownership import Ownership
 from app.hosting.sweeper import IdleSweeper
+from app.table.commands import Close, RemoveUser
 from app.table.state import TableConfig, TableState
 from app.table.table import Attach, Table, TableServices
 
@@ -85,8 +86,8 @@ class TableHost:
         open_limit: int | None = None, attach: Attach | None = None,
     ) -> Table:
         """Open a new table here and start it (``open_limit``: only while its owner has
-        fewer open tables, on every process; ``attach``: called before it starts, by a
-        feature that runs the table, such as a tournament)."""
+        fewer open tables, on every process; ``attach``: gives the tournament it deals
+        for, by a feature that runs the table, such as a tournament)."""
         self.live.require_running()
         state = TableState(config)
         token = await self.services.store.create(table_id, owner_id, config.to_dict(),
@@ -94,9 +95,8 @@ class TableHost:
                                                  lease_owner=self.leases.process_id,
                                                  open_limit=open_limit)
         table = Table(table_id, state, self.services, lease=token,
-                      draining=self.live.draining)
-        if attach is not None:
-            attach(table)
+                      draining=self.live.draining,
+                      tournament=attach(table_id, config) if attach is not None else None)
         self.live.add(table, owner_id, claimed=False)
         await table.start()
         await self.services.on_summary(table_id, table.summary())
@@ -111,7 +111,7 @@ class TableHost:
     async def close(self, table_id: str, reason: str) -> dict[str, Any]:
         """Close a table, paying everyone out."""
         table = self.live.get(table_id)
-        result: dict[str, Any] = await table.ask(table.close, reason)
+        result: dict[str, Any] = await table.ask(Close(reason))
         return result
 
     async def remove_user(self, user_id: int, *, at_once: bool) -> None:
@@ -130,4 +130,4 @@ class TableHost:
             if table.state.has_seat(user_id) or any(
                 p.user_id == user_id for p in table.state.waiting
             ):
-                await table.ask(table.remove_user, user_id, at_once)
+                await table.ask(RemoveUser(user_id, at_once))

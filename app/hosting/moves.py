@@ -36,6 +36,7 @@ from collections.abc import Callable
 from app.hosting.errors import moving
 from app.hosting.live import LiveTables
 from app.hosting.ownership import Ownership
+from app.table.commands import HandOver
 from app.table.state import Viewer
 from app.table.table import Table
 
@@ -148,7 +149,7 @@ class TableMoves:
         deadline = asyncio.get_running_loop().time() + self.cooldown
         while self._running_here(table) and asyncio.get_running_loop().time() < deadline:
             if table.state.current is None:
-                handed = await table.ask(self._hand_over, table, to)
+                handed = await table.ask(HandOver(to))
                 if handed is not None:
                     return bool(handed)
             await asyncio.sleep(BETWEEN_HANDS_POLL)
@@ -156,16 +157,6 @@ class TableMoves:
 
     def _running_here(self, table: Table) -> bool:
         return not (table.closed or table.lost or self.live.draining)
-
-    async def _hand_over(self, table: Table, to: str) -> bool | None:
-        """On the table's task, between two of its messages: None while a hand is in play;
-        else give the lease to ``to`` (nothing this process still holds can write the
-        table after that), and whether the database took the change."""
-        if table.state.current is not None:
-            return None
-        lease = table.lease
-        return lease is not None and await self.ownership.leases.hand_over(table.id, lease,
-                                                                           to)
 
     async def _handed(self, table: Table, to: str) -> None:
         # Requests from now on follow the lease; those already waiting are refused.

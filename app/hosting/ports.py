@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, runtime_checkable
 
-from app.table.table import Table
+from app.table.assigned import TournamentHands
+from app.table.state import TableConfig
 
 # Tell everyone watching the lobby: (event, body).
 LobbyNotice = Callable[[str, dict[str, Any]], Awaitable[None]]
@@ -66,8 +67,8 @@ class Directed(Protocol):
 class RunsTables(Directed, Protocol):
     """Directed work that runs tables of its own (the tournaments)."""
 
-    def attach(self, table: Table) -> None:
-        """Take a table restored here that this work runs, before it starts."""
+    def attach(self, table_id: str, config: TableConfig) -> TournamentHands | None:
+        """The tournament a table restored here deals for, if this work runs it."""
 
 
 class DirectedWork:
@@ -98,8 +99,10 @@ class DirectedWork:
         for part in self._parts:
             await part.stop()
 
-    def attach(self, table: Table) -> None:
-        """Let each part that runs tables take a restored table that is its own."""
+    def attach(self, table_id: str, config: TableConfig) -> TournamentHands | None:
+        """The tournament a restored table deals for, from the part that runs it."""
         for part in self._parts:
-            if isinstance(part, RunsTables):
-                part.attach(table)
+            if isinstance(part, RunsTables) and (
+                    hands := part.attach(table_id, config)) is not None:
+                return hands
+        return None

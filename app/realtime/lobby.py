@@ -27,6 +27,7 @@ from app.poker.state import Game, Stakes
 from app.realtime.errors import NotYourTable
 from app.realtime.schemas import QuickSeat, TableCreate
 from app.realtime.watchers import Watchers
+from app.table.commands import CloseUnused, Sit
 from app.table.errors import InvalidPayload, RakeNotAllowed, SeatTaken
 from app.table.state import TIMING_PROFILES, Person, TableConfig, TimeBank, Viewer
 from app.table.table import Table
@@ -102,8 +103,8 @@ class Lobby:
         every process, as the seat is stored: see
         :func:`app.table.store.within_seated_limit`)."""
         async with self._user_locks[viewer.user_id]:
-            result: dict[str, Any] = await table.ask(table.sit, sid, viewer, seat, buy_in,
-                                                     invite_code)
+            result: dict[str, Any] = await table.ask(Sit(sid, viewer, seat, buy_in,
+                                                         invite_code))
         await self.watchers.watching(sid, table.id)
         return result
 
@@ -154,7 +155,7 @@ class Lobby:
 
     async def _discard(self, table: Table) -> None:
         try:
-            await table.ask(table.close_unused, "opened for a quick seat that failed")
+            await table.ask(CloseUnused("opened for a quick seat that failed"))
         except Exception as error:
             log.warning("table %s stays open after a failed quick seat: %r", table.id, error)
 
@@ -165,8 +166,8 @@ class Lobby:
         table = self.live.get(table_id)
         if self.live.openers.get(table_id) != viewer.user_id:
             raise NotYourTable("only the player who opened this table may close it")
-        result: dict[str, Any] = await table.ask(table.close_unused,
-                                                 "closed by the player who opened it")
+        result: dict[str, Any] = await table.ask(CloseUnused(
+            "closed by the player who opened it"))
         return result
 
     async def mine(self, viewer: Viewer) -> list[dict[str, Any]]:

@@ -18,6 +18,7 @@ import socketio
 from app.hosting.live import LiveTables
 from app.realtime.cluster import Cluster, viewer_to_dict
 from app.realtime.connections import Connections
+from app.table.commands import Disconnected, Join
 from app.table.state import Viewer
 
 
@@ -63,7 +64,7 @@ class Watchers:
         for table_id in self._watching.pop(sid, set()):
             table = self.live.tables.get(table_id)
             if table is not None and not table.closed:
-                table.tell(table.disconnected, sid, viewer.user_id if viewer else None)
+                table.tell(Disconnected(sid, viewer.user_id if viewer else None))
 
     def sessions_of(self, table_id: str) -> list[dict[str, Any]]:
         """The sessions of every process in a table's watch room, with their viewers as
@@ -82,7 +83,7 @@ class Watchers:
         since = self.live.voided_at.get(table_id)
         for sid, viewer in sessions:
             if table.admitted(viewer):
-                await table.ask(table.join, sid, viewer, None, since)
+                await table.ask(Join(sid, viewer, None, since))
                 await self.watching(sid, table_id)
 
 

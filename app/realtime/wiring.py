@@ -81,7 +81,8 @@ def install(
         audience=audience, store=store, settings=settings, limiter=limiter, metrics=metrics,
         chat=chat.safety, on_summary=lambda table_id, summary: host.table_changed(
             table_id, summary),
-        on_lost=lambda table_id: ownership.lost(table_id))
+        on_lost=lambda table_id: ownership.lost(table_id),
+        hand_over=lambda table_id, token, to: leases.hand_over(table_id, token, to))
     live = LiveTables()
     leases = Leases(database, process_id=process_id, lease_seconds=settings.lease_seconds)
     directed = DirectedWork()

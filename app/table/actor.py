@@ -1,7 +1,9 @@
 """The mailbox every table runs on: one asyncio task applying one message at a time.
 
 Requests from sockets, timer expiries and bot moves are all messages: a
-coroutine function and its arguments, put on the table's queue. The task
+coroutine function and its arguments, put on the table's queue (a request from
+outside the table is a command record, :mod:`app.table.commands`, that the table
+dispatches itself). The task
 runs them strictly one after another, so game logic needs no locks and two
 tabs of the same player can never race. A message is either asked (the caller
 waits for its answer: :meth:`Mailbox.ask`) or told (nobody waits:
@@ -34,6 +36,8 @@ class Envelope:
     handler: Handler
     args: tuple[Any, ...]
     reply: asyncio.Future[Any] | None
+    # Checked on the table's task just before the handler runs: raising refuses it.
+    guard: Callable[[], None] | None = None
 
 
 class Mailbox:
@@ -51,18 +55,29 @@ class Mailbox:
         # Refuse, unrun, the messages still queued once stopped (the table closed).
         self._refuse_queued = False
         # What a request gets once the table has stopped here (another process may run it).
-        self.refusal: Callable[[], HoldemError] = lambda: TableClosed("this table has closed")
+        self._refusal: Callable[[], HoldemError] = lambda: TableClosed("this table has closed")
+
+    def refusal(self) -> HoldemError:
+        """What a request is told once the table has stopped here (or was given up)."""
+        return self._refusal()
+
+    def refuse_with(self, refusal: Callable[[], HoldemError]) -> None:
+        """From now on, tell requests that cannot run ``refusal()`` (say, ``table_moved``)
+        instead of ``table_closed``."""
+        self._refusal = refusal
 
     def start(self) -> None:
         """Start the task that reads the queue."""
         self._task = asyncio.create_task(self._run(), name=f"table:{self.name}")
 
-    async def ask(self, handler: Handler, *args: Any) -> Any:
-        """Run ``handler(*args)`` on the table's task and return its result (or raise)."""
+    async def ask(self, handler: Handler, *args: Any,
+                  guard: Callable[[], None] | None = None) -> Any:
+        """Run ``handler(*args)`` on the table's task and return its result (or raise);
+        ``guard()``, run there first, may refuse it by raising."""
         if self.closed:
             raise self.refusal()
         reply: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(Envelope(handler, args, reply))
+        self._queue.put_nowait(Envelope(handler, args, reply, guard))
         return await reply
 
     def tell(self, handler: Handler, *args: Any) -> None:
@@ -93,9 +108,13 @@ class Mailbox:
         return timer is not None and not timer.cancelled() and timer.when() > (
             asyncio.get_running_loop().time())
 
-    async def stop(self, *, run_queued: bool = True) -> None:
+    async def stop(self, *, run_queued: bool = True,
+                   refusal: Callable[[], HoldemError] | None = None) -> None:
         """Stop reading the queue and every timer: after the messages already in it, or
-        (``run_queued`` False) after the one running now, the others refused unrun."""
+        (``run_queued`` False) after the one running now, the others refused unrun; with
+        ``refusal``, requests that cannot run are told that (see :meth:`refuse_with`)."""
+        if refusal is not None:
+            self._refusal = refusal
         self.closed = True
         self._refuse_queued = self._refuse_queued or not run_queued
         self.cancel_all()
@@ -118,6 +137,8 @@ class Mailbox:
 
     async def _deliver(self, envelope: Envelope) -> None:
         try:
+            if envelope.guard is not None:
+                envelope.guard()
             result = await envelope.handler(*envelope.args)
         except HoldemError as error:
             outcome: tuple[bool, Any] = (False, error)

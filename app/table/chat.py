@@ -7,9 +7,10 @@ import unicodedata
 from typing import Any
 
 from app.chat.safety import SaidLine
+from app.table import commands as c
+from app.table.admission import check_admitted
 from app.table.core import TableCore, person_of
 from app.table.errors import CannotReportSelf, InvalidPayload, NotAtTable
-from app.table.state import Viewer
 
 # The last chat lines a report carries.
 REPORT_LINES = 20
@@ -29,12 +30,14 @@ class TableChat:
     def __init__(self, core: TableCore) -> None:
         self.core = core
 
-    def say(self, viewer: Viewer, text: str) -> dict[str, Any]:
-        """Say ``text`` to the table: :class:`app.chat.safety.Muted` while an admin's mute
-        lasts, rate-limited, listed words masked; the users who ignore the speaker get
-        a ``chat_withheld`` event in its place (live and replayed). The line, as said and
-        as shown, goes to the chat log."""
+    async def say(self, command: c.Chat) -> dict[str, Any]:
+        """Say the text to the table (of a private table: once admitted with its invite):
+        :class:`app.chat.safety.Muted` while an admin's mute lasts, rate-limited, listed
+        words masked; the users who ignore the speaker get a ``chat_withheld`` event in its
+        place (live and replayed). The line, as said and as shown, goes to the chat log."""
+        viewer, text = command.viewer, command.text
         core, safety = self.core, self.core.services.chat
+        check_admitted(core.state, core.watchers, viewer)
         now = core.now()
         safety.verify_can_chat(viewer.user_id, now)
         core.services.limiter.hit_local("chat", str(viewer.user_id),
@@ -62,10 +65,13 @@ class TableChat:
             return list(lines)
         return [line for line in lines if line["player"]["public_id"] not in ignored]
 
-    def evidence(self, viewer: Viewer, public_id: str) -> dict[str, Any]:
-        """What a report by ``viewer`` about ``public_id`` carries: the table's last chat
-        lines and the hand in play (else the last one). :class:`CannotReportSelf`;
+    async def report(self, command: c.Report) -> dict[str, Any]:
+        """What a report by the viewer about ``public_id`` carries: the table's last chat
+        lines and the hand in play (else the last one). :class:`InviteRequired` at a
+        private table the viewer was not admitted to; :class:`CannotReportSelf`;
         :class:`NotAtTable` unless the player sits here or said one of the kept lines."""
+        viewer, public_id = command.viewer, command.public_id
+        check_admitted(self.core.state, self.core.watchers, viewer)
         if public_id == viewer.public_id:
             raise CannotReportSelf("you cannot report yourself")
         state = self.core.state

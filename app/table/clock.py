@@ -1,89 +1,372 @@
-"""A table's clock rules: the time bank each seat holds and how it refills.
+"""The clock of one table's hand in play: whose turn it is, until when, and what happens
+when nobody acts.
 
-Each decision has the table's ``action_seconds``. When they run out, a connected
-player's time bank starts; what they use of it is gone. The bank starts at
-``seconds`` when a player sits down and gains ``add_seconds`` at the start of every
-``every_hands``-th hand they are dealt into, up to ``max_seconds`` (``every_hands`` 0:
-it never refills). A player who is disconnected on their turn gets a short grace
-instead (the server's ``disconnect_grace_seconds``) and their bank is kept for their
-return: a disconnected player never spends it (see :mod:`app.table.dealer`).
+Each decision has the table's ``action_seconds`` (at the showdown, the server's
+``showdown_seconds``); when they run out a connected player's time bank starts
+(:mod:`app.table.time_bank`), then the turn times out: a check, else a fold (a muck at
+the showdown). Two time-outs in a row sit the player out. A player disconnected on their
+turn has a short grace (the table's ``disconnect_grace_seconds``, else the server's) to
+come back, and the time bank
+they were using is kept for their return. A player who left or sat out is acted for at
+once. A bot moves after ``bot_delay_seconds``, deciding from its own view of the hand
+only. A player who chose a pre-action (:mod:`app.table.preactions`) has it taken the
+moment their turn comes, through the same checks as any action.
 
->>> rule = TimeBank(seconds=30, add_seconds=10, every_hands=5, max_seconds=45)
->>> rule.dealt_in(30, 4)
-(40, 0)
->>> rule.dealt_in(40, 4)
-(45, 0)
->>> rule.dealt_in(40, 2)
-(40, 3)
+Run it twice: every contender asked has ``run_it_twice_seconds`` to answer; a time-out,
+an absent player or a bot (bots keep it simple) declines, and the board is run once.
+
+Every timer here is a message on the table's mailbox, named ``turn``, ``run-it-twice``
+and ``run-it-twice-auto``. What acting means (the engine, the events, the next turn) is
+the dealing's (:mod:`app.table.dealing`), given to the constructor as :class:`Hands`.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from app.errors import HoldemError
+from app.poker.blinds import PlayerStatus
+from app.poker.bots import BotStyle, decide
+from app.poker.events import ActionKind, Event
+from app.poker.state import Phase
+from app.poker.view import view
+from app.table.core import TableCore
+from app.table.preactions import PreActions
+from app.table.state import Player, TableState
+
+log = logging.getLogger(__name__)
+
+TIMEOUTS_BEFORE_SIT_OUT = 2
 
 
-@dataclass(frozen=True, slots=True)
-class TimeBank:
-    """How a table's time banks start and refill."""
+@dataclass(slots=True)
+class Turn:
+    """The decision being waited for; ``token`` is the ``seq`` of its ``table:turn``."""
 
-    seconds: float
-    add_seconds: float = 0.0
-    every_hands: int = 0
-    max_seconds: float = 0.0
-
-    def dealt_in(self, bank: float, counted: int) -> tuple[float, int]:
-        """A seat holding ``bank`` seconds, ``counted`` hands into the current refill
-        period, is dealt into one more hand: its bank and count after it."""
-        if self.every_hands <= 0:
-            return bank, 0
-        counted += 1
-        if counted < self.every_hands:
-            return bank, counted
-        return max(bank, min(self.max_seconds, bank + self.add_seconds)), 0
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe data (also what every viewer may see of it)."""
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any] | None, *, seconds: float) -> TimeBank:
-        """Inverse of :meth:`to_dict`; a table stored before banks refilled has a bank of
-        ``seconds``, spent once."""
-        if not data:
-            return cls(seconds=seconds, max_seconds=seconds)
-        return cls(seconds=float(data["seconds"]), add_seconds=float(data["add_seconds"]),
-                   every_hands=int(data["every_hands"]),
-                   max_seconds=float(data["max_seconds"]))
+    hand_id: str
+    seat: int
+    token: int
+    deadline: float
+    showdown: bool
+    banking: bool = False
+    bank_started: float = 0.0
+    # The player is disconnected: the turn times out at the end of a short grace.
+    grace: bool = False
+    # When it began (the table's clock): a decision's time is measured from here.
+    began: float = 0.0
 
 
-@dataclass(frozen=True, slots=True)
-class TimingProfile:
-    """A named set of clock settings a table is opened with: seconds to act, the time
-    bank rule and the disconnect grace."""
+class Hands(Protocol):
+    """What the clock asks of the dealing when a turn is taken or timed out."""
 
-    key: str
-    label: str
-    action_seconds: float
-    bank: TimeBank
-    disconnect_grace_seconds: float
+    async def play(self, player: Player, kind: ActionKind, amount: int | None, *,
+                   key: tuple[str, str, int | None]) -> None:
+        """``player``'s action (here: their pre-action), checked by the engine."""
 
-    def public(self) -> dict[str, Any]:
-        """Every setting, by the names a table's creation takes."""
-        return {"key": self.key, "label": self.label, "action_seconds": self.action_seconds,
-                "time_bank_seconds": self.bank.seconds,
-                "time_bank_add_seconds": self.bank.add_seconds,
-                "time_bank_every_hands": self.bank.every_hands,
-                "time_bank_max_seconds": self.bank.max_seconds,
-                "disconnect_grace_seconds": self.disconnect_grace_seconds}
+    async def progress(self, events: list[Event]) -> None:
+        """Send what happened, then wait for the next decision or end the hand."""
 
 
-TIMING_PROFILES: dict[str, TimingProfile] = {
-    p.key: p for p in (
-        TimingProfile("fast", "Fast", 10, TimeBank(15, 5, 10, 30), 10),
-        TimingProfile("normal", "Normal", 20, TimeBank(30, 10, 10, 60), 20),
-        TimingProfile("slow", "Slow", 40, TimeBank(60, 15, 10, 120), 45),
-    )
-}
-"""Fast: 10 s to act, a 15 s bank (+5 s every 10 hands, at most 30 s), 10 s to come back;
-normal: 20 s, 30 s (+10 s, 60 s), 20 s; slow: 40 s, 60 s (+15 s, 120 s), 45 s."""
+class SitsOut(Protocol):
+    """What the clock asks of the seats after time-outs."""
+
+    def sit_out(self, player: Player) -> None:
+        """Sit ``player`` out."""
+
+
+def _grace(core: TableCore) -> float:
+    """How long a player disconnected on their turn has to come back at ``core``'s table."""
+    return core.state.config.grace(core.settings.disconnect_grace_seconds)
+
+
+def absent(player: Player) -> bool:
+    """Whether ``player`` left or sits out: acted for at once."""
+    return player.leaving or player.status is PlayerStatus.SITTING_OUT
+
+
+class Clock:
+    """The turns and timers of one table's hand in play."""
+
+    def __init__(self, core: TableCore, *, preactions: PreActions, hands: Hands,
+                 seats: SitsOut) -> None:
+        self.core = core
+        self.preactions = preactions
+        self.hands = hands
+        self.seats = seats
+        self.turn: Turn | None = None
+        # When the run-it-twice question of the hand in play times out (None: not asked).
+        self.question_deadline: float | None = None
+
+    @property
+    def state(self) -> TableState:
+        """The table's state."""
+        return self.core.state
+
+    # ---- turns ---------------------------------------------------------------------
+
+    def begin_turn(self) -> None:
+        """Announce the turn of the hand's actor and set its timer."""
+        current = self.state.current
+        assert current is not None
+        hand = current.hand
+        seat = hand.actor
+        assert seat is not None
+        player = self.state.players[seat]
+        showdown = hand.phase is Phase.SHOWDOWN
+        limit = self.state.config.action_seconds
+        if showdown:
+            limit = min(limit, self.core.settings.showdown_seconds)
+        away = not showdown and player.user_id in self.core.away
+        if away:
+            limit = min(limit, _grace(self.core))
+        now = self.core.now()
+        turn = Turn(current.id, seat, 0, now + limit, showdown, grace=away, began=now)
+        self.turn = turn
+        if showdown and player.auto_muck and not player.is_bot:
+            # At the showdown only a hand already beaten is asked: auto-muck mucks it
+            # without asking (nobody is shown a turn).
+            self.core.mailbox.later("turn", 0, self._auto, turn.token)
+            return
+        self._announce(turn)
+        self._arm(turn)
+
+    def _arm(self, turn: Turn) -> None:
+        """Set the timer of the announced ``turn``: a bot's move, the move for an absent
+        player, a pre-action taken at once, or the clock."""
+        current = self.state.current
+        assert current is not None
+        player = self.state.players[turn.seat]
+        if player.is_bot:
+            self.core.mailbox.later("turn", self.core.settings.bot_delay_seconds,
+                                    self._bot_move, turn.token)
+        elif absent(player):
+            self.core.mailbox.later("turn", 0, self._auto, turn.token)
+        elif not turn.showdown and turn.seat in current.preactions:
+            self.core.mailbox.later("turn", 0, self._preacted, turn.token)
+        else:
+            self._run_clock(turn)
+
+    def _run_clock(self, turn: Turn) -> None:
+        """Time ``turn`` out at its deadline."""
+        self.core.mailbox.later("turn", turn.deadline - self.core.now(), self._timed_out,
+                                turn.token)
+
+    def stop(self, player: Player) -> None:
+        """``player`` acted: their turn is over (what they used of their time bank is
+        gone)."""
+        turn = self.turn
+        if turn is not None and turn.banking:
+            used = self.core.now() - turn.bank_started
+            player.time_bank = max(0.0, player.time_bank - used)
+        self.end_turn()
+
+    def end_turn(self) -> None:
+        """Forget the turn and its timer."""
+        self.turn = None
+        self.core.mailbox.cancel("turn")
+
+    async def _preacted(self, token: int) -> None:
+        """Take the pre-action of the player whose turn it is, if it still holds; else
+        their clock runs as usual."""
+        turn = self._current_turn(token)
+        current = self.state.current
+        if turn is None or current is None:
+            return
+        player = self.state.players[turn.seat]
+        chosen = self.preactions.take(turn.seat)
+        if chosen is not None:
+            kind = chosen.action(current.hand.to_call(turn.seat))
+            try:
+                await self.hands.play(player, kind, None, key=(turn.hand_id, kind.value, None))
+                return
+            except HoldemError:
+                log.exception("table %s: the pre-action of seat %s failed", self.core.id,
+                              turn.seat)
+        self._run_clock(turn)
+
+    # ---- what viewers see of it ------------------------------------------------------
+
+    def _announce(self, turn: Turn) -> None:
+        public = self._public_turn(turn)
+        owner = self.state.players[turn.seat].user_id
+        private = {**public, **self._choices(turn)} if owner is not None else None
+        turn.token = self.core.out.send("table:turn", public, owner=owner, private=private)
+
+    def _public_turn(self, turn: Turn) -> dict[str, Any]:
+        """What everyone is told of ``turn`` (its choices are the actor's alone)."""
+        return {"hand_id": turn.hand_id, "seat": turn.seat, "deadline": turn.deadline,
+                "time_bank": turn.banking, "bank": self.state.players[turn.seat].time_bank,
+                "grace": turn.grace, "legal_actions": None, "to_call": None}
+
+    def _choices(self, turn: Turn) -> dict[str, Any]:
+        current = self.state.current
+        assert current is not None
+        hand = current.hand
+        return {"legal_actions": [a.to_dict() for a in hand.legal_actions()],
+                "to_call": 0 if turn.showdown else hand.to_call(turn.seat)}
+
+    def turn_for(self, user_id: int | None) -> dict[str, Any] | None:
+        """The current ``table:turn`` as ``user_id`` may see it (legal actions: actor only)."""
+        turn = self.turn
+        if turn is None:
+            return None
+        out = {"table_id": self.core.id, "seq": turn.token, **self._public_turn(turn)}
+        if user_id is not None and self.state.players[turn.seat].user_id == user_id:
+            out.update(self._choices(turn))
+        return out
+
+    def hand_view(self, seat: int | None) -> dict[str, Any] | None:
+        """The hand in play as ``seat`` (None: a spectator) may see it, with the deadline
+        of the run-it-twice question while it is asked."""
+        current = self.state.current
+        if current is None:
+            return None
+        out = view(current.hand, seat)
+        if current.hand.phase is Phase.RUN_IT_TWICE:
+            out["run_it_twice_deadline"] = self.question_deadline
+        return out
+
+    # ---- running it twice ------------------------------------------------------------
+
+    def track_question(self, asking: bool) -> None:
+        """The hand asks the run-it-twice question (its deadline is set once), or no more."""
+        if asking and self.question_deadline is None:
+            self.question_deadline = self.core.now() + self.core.settings.run_it_twice_seconds
+        elif not asking:
+            self.drop_question()
+
+    def drop_question(self) -> None:
+        """Forget the run-it-twice question and its timer."""
+        self.question_deadline = None
+        self.core.mailbox.cancel("run-it-twice")
+
+    def ask_run_it_twice(self) -> None:
+        """Wait for the answers until the deadline; answer at once for bots and absent
+        players (they decline)."""
+        current = self.state.current
+        assert current is not None and self.question_deadline is not None
+        if not self.core.mailbox.has("run-it-twice"):
+            self.core.mailbox.later("run-it-twice", self.question_deadline - self.core.now(),
+                                    self._decline_for, current.id, None)
+        for seat in current.hand.asked:
+            player = self.state.players[seat]
+            if player.is_bot or absent(player):
+                self.core.mailbox.later("run-it-twice-auto", 0, self._decline_for,
+                                        current.id, seat)
+                return
+
+    async def _decline_for(self, hand_id: str, seat: int | None) -> None:
+        """Run it once for ``seat`` (None: the question timed out, for the first seat still
+        to answer)."""
+        current = self.state.current
+        if (current is None or current.id != hand_id
+                or current.hand.phase is not Phase.RUN_IT_TWICE):
+            return
+        asked = current.hand.asked
+        if seat is None or seat in asked:
+            await self.hands.progress(current.hand.run_once(asked[0] if seat is None else seat))
+
+    # ---- time-outs, absent players and bots ------------------------------------------
+
+    def _current_turn(self, token: int) -> Turn | None:
+        turn = self.turn
+        return turn if turn is not None and turn.token == token else None
+
+    async def _timed_out(self, token: int) -> None:
+        turn = self._current_turn(token)
+        if turn is None:
+            return
+        player = self.state.players[turn.seat]
+        there = player.user_id not in self.core.away
+        if not turn.showdown and not turn.banking and player.time_bank > 0 and there:
+            turn.banking, turn.bank_started = True, self.core.now()
+            turn.deadline = turn.bank_started + player.time_bank
+            self._announce(turn)
+            self.core.mailbox.later("turn", player.time_bank, self._timed_out, turn.token)
+            return
+        if turn.banking:
+            player.time_bank = 0.0
+        if not turn.showdown:
+            player.timeouts += 1
+            self.core.event({"type": "player_timed_out", "seat": player.seat},
+                            hand_id=turn.hand_id)
+            if player.timeouts >= TIMEOUTS_BEFORE_SIT_OUT:
+                self.seats.sit_out(player)
+        await self._auto_act(turn)
+
+    def player_away(self, player: Player) -> None:
+        """``player`` has no connection left: if it is their turn, it times out after the
+        short grace (or sooner, as it would have), and the time bank they were using
+        stops (what is left of it is kept for their return)."""
+        turn = self.turn
+        if turn is None or turn.seat != player.seat or turn.showdown or turn.grace:
+            return
+        now = self.core.now()
+        if turn.banking:
+            player.time_bank = max(0.0, player.time_bank - (now - turn.bank_started))
+            turn.banking = False
+        turn.deadline = min(turn.deadline, now + _grace(self.core))
+        turn.grace = True
+        self._announce(turn)
+        self._arm(turn)
+
+    def player_back(self, player: Player) -> None:
+        """``player`` is connected again: if it is their turn, its clock runs on to the
+        same deadline, and then their time bank starts as usual."""
+        turn = self.turn
+        if turn is None or turn.seat != player.seat or not turn.grace:
+            return
+        turn.grace = False
+        self._announce(turn)
+        self._arm(turn)
+
+    async def _auto(self, token: int) -> None:
+        turn = self._current_turn(token)
+        if turn is not None:
+            await self._auto_act(turn)
+
+    async def _auto_act(self, turn: Turn) -> None:
+        """Act for a player who is not there: muck, else check, else fold."""
+        current = self.state.current
+        assert current is not None
+        hand = current.hand
+        if turn.showdown:
+            kind = ActionKind.MUCK
+        else:
+            kind = ActionKind.CHECK if hand.can_check(turn.seat) else ActionKind.FOLD
+        self.end_turn()
+        await self.hands.progress(hand.act(turn.seat, kind))
+
+    def act_for_absent(self) -> None:
+        """If the player to act (or to answer the run-it-twice question) has left or sat
+        out, act for them now."""
+        turn = self.turn
+        if turn is not None and absent(self.state.players[turn.seat]):
+            self.core.mailbox.later("turn", 0, self._auto, turn.token)
+        current = self.state.current
+        if current is not None and current.hand.phase is Phase.RUN_IT_TWICE:
+            self.ask_run_it_twice()
+
+    async def _bot_move(self, token: int) -> None:
+        turn = self._current_turn(token)
+        current = self.state.current
+        if turn is None or current is None:
+            return
+        hand, player = current.hand, self.state.players[turn.seat]
+        try:
+            # Dealing out boards takes milliseconds: off the event loop other tables share
+            # (the table's own queue waits, so nothing here changes meanwhile).
+            choice = await asyncio.to_thread(
+                decide, view(hand, turn.seat), hand.legal_actions(),
+                style=player.bot or BotStyle.TIGHT, rng=self.core.services.bot_rng,
+                reads=self.state.reads_by_seat())
+            events = hand.act(turn.seat, choice.action, choice.amount)
+        except (HoldemError, ValueError):
+            log.exception("table %s: bot at seat %s failed to act", self.core.id, turn.seat)
+            await self._auto_act(turn)
+            return
+        self.turn = None
+        await self.hands.progress(events)

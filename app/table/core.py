@@ -1,10 +1,12 @@
 """The layer under one table: its state, mailbox, storage, clock and outgoing messages,
 and the one place that moves chips.
 
-Every module of a table (the dealer, the waiting list, the bots' seats, the
-table's requests) works on a :class:`TableCore`, never on each other's
-internals, so they stack in one direction: core, then waiting list and bots,
-then dealer, then :class:`~app.table.table.Table`.
+Every module of a table (the waiting list, the bots' seats, the seats, dealing, the
+clock, settlement, the table's requests) works on a :class:`TableCore`, never on each
+other's internals, so they stack in one direction: core, then waiting list and bots,
+then seats, clock, settlement and dealing, then :class:`~app.table.table.Table`. The
+one call back up, going on after an outage or a restore, goes to the
+:class:`Resumable` the core is built with.
 
 Three rules keep chips and what clients see honest:
 
@@ -25,6 +27,9 @@ Three rules keep chips and what clients see honest:
   again, then reads what it holds: if that is not the state the table last
   stored, the commit landed, and the table goes on from the stored state as a
   restart does (its watchers get a fresh snapshot).
+
+The outage itself (unavailable, probing, unsure, reachable again) is
+:mod:`app.table.outage`.
 """
 
 from __future__ import annotations
@@ -36,26 +41,24 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from random import Random
-from typing import Any
+from typing import Any, Protocol
 
 from app.accounts.ratelimit import RateLimiter
 from app.chat.safety import ChatSafety
 from app.config import Settings
 from app.db.engine import JSONText, is_unavailable
-from app.errors import HoldemError, ServiceUnavailable
+from app.errors import HoldemError
 from app.metrics import Metrics
 from app.poker.cards import Deck
 from app.table import projection
-from app.table.actor import Handler, Mailbox
+from app.table.actor import Mailbox
 from app.table.broadcast import Audience, Broadcaster
 from app.table.errors import InternalError, NotSeated, TableMoved
+from app.table.outage import Outage, cannot_store
 from app.table.state import Person, Player, TableState, Viewer
 from app.table.store import Movement, TableStore, Transfer
 
 log = logging.getLogger(__name__)
-
-PROBE_FIRST_SECONDS = 0.2
-PROBE_MAX_SECONDS = 5.0
 
 
 @dataclass
@@ -77,15 +80,30 @@ class TableServices:
         default=lambda _id, _summary: _nothing())
     # Called when a write was refused because another process owns the table now.
     on_lost: Callable[[str], Awaitable[None]] = field(default=lambda _id: _nothing())
+    # Gives this process's lease on a table (id, fencing token) to another process (id):
+    # whether the database took it (see app.table.commands.HandOver).
+    hand_over: Callable[[str, int, str], Awaitable[bool]] = field(
+        default=lambda _id, _token, _to: _refused())
 
 
 async def _nothing() -> None:
     return None
 
 
-def _cannot_store() -> ServiceUnavailable:
-    return ServiceUnavailable("the table cannot store anything right now: "
-                              "try again in a few seconds", retry_after=5)
+async def _refused() -> bool:
+    return False
+
+
+class Resumable(Protocol):
+    """What the core asks of the table above it to go on from its stored state."""
+
+    def rearm(self) -> None:
+        """Set every clock and timer again from the state (after a failed write, or
+        once the database answers again)."""
+
+    async def reload(self, stored: dict[str, Any]) -> None:
+        """Go on from ``stored``, what the database holds of the table but the table did
+        not know it stored (a chip commit whose answer was lost), as a restart does."""
 
 
 def person_of(viewer: Viewer) -> Person:
@@ -96,7 +114,11 @@ def person_of(viewer: Viewer) -> Person:
 class TableCore:
     """One table's state and shared parts; the only code that moves its chips."""
 
-    def __init__(self, table_id: str, state: TableState, services: TableServices) -> None:
+    def __init__(self, table_id: str, state: TableState, services: TableServices, *,
+                 lease: int | None, draining: bool, resumable: Resumable) -> None:
+        """The layer under the table ``table_id``; ``lease``: the fencing token every
+        write carries; ``draining``: deal no new hand; ``resumable``: the table above,
+        told to go on after an outage or a failed write."""
         self.id = table_id
         self.state = state
         self.services = services
@@ -105,27 +127,21 @@ class TableCore:
         self.out = Broadcaster(services.audience, table_id, watchers=self.watchers,
                                next_seq=self._next_seq)
         self.away: set[int] = set()
-        self.unavailable = False
         # The fencing token of this process's lease on the table (see app.realtime.leases).
-        self.lease: int | None = None
+        self.lease = lease
         # Draining: deal no new hand (the table is about to be handed to another process).
-        self.draining = False
+        self.draining = draining
         self.lost = False
-        # Set by the table: re-arm clocks and timers from the state after a restore.
-        self.rearm: Callable[[], None] = lambda: None
-        # Set by the table: go on from a stored state this table did not know it stored
-        # (see :meth:`_reachable_again`), as a restart would.
-        self.reload: Callable[[dict[str, Any]], Awaitable[None]] = lambda _state: _nothing()
+        self._resumable = resumable
         self._dirty = False
         # The last state stored, as the JSON text written (as a dict it takes 1.6 times
         # the memory): what a failed write goes back to.
         self._saved = self._encoded()
-        # A chip commit failed as unreachable: whether the database committed it is
-        # unknown until it answers again, and nothing is written meanwhile.
-        self._unsure = False
+        self.outage = Outage(table_id, store=services.store, mailbox=self.mailbox,
+                             saved=self._saved_state, rearm=resumable.rearm,
+                             reload=resumable.reload, closed=self._closed_meanwhile)
         # What the lobby was last told about the table (see _listing_changed).
         self._listed: tuple[Any, ...] | None = None
-        self._probe: asyncio.Task[None] | None = None
         self._leaving: asyncio.Future[None] | None = None
 
     # ---- plumbing -------------------------------------------------------------
@@ -164,16 +180,18 @@ class TableCore:
             raise NotSeated("you have no seat at this table")
         return player
 
-    async def ask(self, handler: Handler, *args: Any) -> Any:
-        """Run a request on the table's task, refused while storage is unreachable."""
-        return await self.mailbox.ask(self._available, handler, *args)
+    @property
+    def unavailable(self) -> bool:
+        """Whether the table's storage is unreachable (see :mod:`app.table.outage`)."""
+        return self.outage.unavailable
 
-    async def _available(self, handler: Handler, *args: Any) -> Any:
+    def check_available(self) -> None:
+        """Refuse a request (on the table's task) once the table was given up here, or
+        while its storage is unreachable."""
         if self.lost:
             raise self.mailbox.refusal()
-        if self.unavailable:
-            raise _cannot_store()
-        return await handler(*args)
+        if self.outage.unavailable:
+            raise cannot_store()
 
     # ---- seats ------------------------------------------------------------------
 
@@ -215,7 +233,7 @@ class TableCore:
                                                         token=self.lease)
         except Exception as error:
             # The database may have committed it all the same (its answer was lost).
-            self._unsure = self._unsure or is_unavailable(error)
+            self.outage.chips_failed(error)
             refusal = self._restore(error)
             if refusal is not None:
                 raise refusal from error
@@ -226,12 +244,17 @@ class TableCore:
     def _check_writable(self) -> None:
         """Refuse to write while a chip commit's outcome is unknown: a write from this
         state could overwrite the one the database holds, and with it the chips moved."""
-        if self._unsure:
-            raise _cannot_store()
+        if self.outage.unsure:
+            raise cannot_store()
 
     def _encoded(self) -> JSONText:
         """The state as the JSON text a write stores."""
         return JSONText.of(self.state.to_dict())
+
+    def _saved_state(self) -> dict[str, Any]:
+        """The state last stored, as a dict."""
+        saved: dict[str, Any] = self._saved.decoded()
+        return saved
 
     def _stored(self, state: JSONText) -> None:
         self._saved = state
@@ -250,13 +273,13 @@ class TableCore:
         if is_unavailable(error):
             log.warning("table %s: the database is unreachable (%s)", self.id,
                         type(error).__name__)
-            self._become_unavailable()
-            refusal = _cannot_store()
+            self.outage.begin()
+            refusal = cannot_store()
         elif not isinstance(error, HoldemError):
             log.error("table %s: storing failed", self.id, exc_info=error)
             refusal = InternalError("the table could not do that")
-        if not self.unavailable:
-            self.rearm()
+        if not self.outage.unavailable:
+            self._resumable.rearm()
         return refusal
 
     async def _after_each(self) -> HoldemError | None:
@@ -302,58 +325,14 @@ class TableCore:
             return None
         log.warning("table %s: another process runs it now; giving it up", self.id)
         self.lost = True
-        self.mailbox.refusal = lambda: TableMoved(
-            "this table moved to another server: try again", table_id=self.id, retry_after=1)
+        self.mailbox.refuse_with(lambda: TableMoved(
+            "this table moved to another server: try again", table_id=self.id,
+            retry_after=1))
         self.mailbox.cancel_all()
         self._leaving = asyncio.ensure_future(self.services.on_lost(self.id))
         return self._leaving
 
-    # ---- outages --------------------------------------------------------------------
-
-    def _become_unavailable(self) -> None:
-        self.unavailable = True
-        self.mailbox.cancel_all()
-        if self._probe is None:
-            self._probe = asyncio.create_task(self._probe_until_reachable(),
-                                              name=f"table:{self.id}:probe")
-
-    async def _probe_until_reachable(self) -> None:
-        delay = PROBE_FIRST_SECONDS
-        while not self.mailbox.closed:
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, PROBE_MAX_SECONDS)
-            try:
-                if await self.services.store.reachable():
-                    break
-            except Exception:
-                log.exception("table %s: probing the database failed", self.id)
-        self._probe = None
-        self.mailbox.tell(self._reachable_again)
-
-    async def _reachable_again(self) -> None:
-        if not self.unavailable:
-            return
-        if self._unsure:
-            try:
-                record = await self.services.store.table(self.id)
-            except Exception as error:
-                log.warning("table %s: reading its stored state failed (%s); probing again",
-                            self.id, type(error).__name__)
-                self._become_unavailable()
-                return
-            self._unsure = False
-            self.unavailable = False
-            if record is None:
-                await self._closed_meanwhile()
-                return
-            if TableState.from_dict(record.state).to_dict() != self._saved.decoded():
-                log.warning("table %s: its last chip commit was stored although it seemed "
-                            "to fail; going on from the stored state", self.id)
-                await self.reload(record.state)
-                return
-        self.unavailable = False
-        log.info("table %s: the database answers again; resuming", self.id)
-        self.rearm()
+    # ---- going on from a stored state ------------------------------------------------
 
     def take_stored(self, stored: dict[str, Any]) -> None:
         """Go on from ``stored``, what the database holds of the table but this table did
@@ -372,7 +351,7 @@ class TableCore:
         """The table's close was committed although it seemed to fail: everyone was paid
         out; tell the watchers and stop."""
         log.warning("table %s: its close was stored although it seemed to fail", self.id)
-        self.unavailable = False
+        self.outage.end()
         self.event({"type": "table_closed", "reason": "the table closed"})
         await self.end()
 
@@ -387,10 +366,10 @@ class TableCore:
         await self.services.on_summary(self.id, None)
         await self.stop(run_queued=False)
 
-    async def stop(self, *, run_queued: bool = True) -> None:
+    async def stop(self, *, run_queued: bool = True,
+                   refusal: Callable[[], HoldemError] | None = None) -> None:
         """Stop the table's task, its timers and any probe; the messages already queued
-        run first, unless ``run_queued`` is False (then they are refused unrun)."""
-        if self._probe is not None:
-            self._probe.cancel()
-            self._probe = None
-        await self.mailbox.stop(run_queued=run_queued)
+        run first, unless ``run_queued`` is False (then they are refused unrun); with
+        ``refusal``, requests that cannot run any more are told that."""
+        self.outage.stop()
+        await self.mailbox.stop(run_queued=run_queued, refusal=refusal)

@@ -11,7 +11,8 @@ restart keeps it.
 
 Chips only move through the table's own paths: a removed player stands up as one who
 leaves (at the end of the hand they are in), an approved request buys in as ``table:sit``
-does.
+does. A ``table:sit`` at a table whose host approves seats is queued as a request by the
+seats (:mod:`app.table.seats`); the controls here answer it.
 """
 
 from __future__ import annotations
@@ -24,27 +25,27 @@ from app.db.models import Role
 from app.poker.blinds import PlayerStatus
 from app.poker.errors import InvalidHandSetup
 from app.poker.state import Stakes
+from app.table import commands as c
 from app.table.core import TableCore, person_of
-from app.table.dealer import Dealer
 from app.table.errors import InvalidPayload, NoSuchRequest, NoSuchSeat, NotHost
 from app.table.host_desk import HostDesk, SeatRequest
+from app.table.seats import Seats
 from app.table.state import Player, TableState, Viewer
 
-Seat = Callable[[Viewer, int, int], Awaitable[dict[str, Any]]]
-Remove = Callable[[int, bool], Awaitable[None]]
+Remove = Callable[[c.RemoveUser], Awaitable[None]]
 
 
 class HostControls:
     """The host's controls of one table (requests run on the table's task)."""
 
-    def __init__(self, core: TableCore, *, dealer: Dealer, seat: Seat, remove: Remove
-                 ) -> None:
-        """Controls over ``core``; ``seat(viewer, seat, buy_in)`` seats a person as
-        ``table:sit`` does, ``remove(user_id, at_once)`` stands one up as an admin's ban
-        does."""
+    def __init__(self, core: TableCore, *, seats: Seats, schedule_start: Callable[[], None],
+                 remove: Remove) -> None:
+        """Controls over ``core``: ``seats`` seat an approved person as ``table:sit``
+        does and sit an away player out; ``schedule_start()`` deals after a pause;
+        ``remove(RemoveUser(user_id, at_once))`` stands one up as an admin's ban does."""
         self.core = core
-        self.dealer = dealer
-        self._seat = seat
+        self.seats = seats
+        self._schedule_start = schedule_start
         self._remove = remove
         self._controls: dict[str, Callable[..., Awaitable[dict[str, Any]]]] = {
             "pause": self.pause, "resume": self.resume, "approval": self.set_approval,
@@ -58,15 +59,15 @@ class HostControls:
         """The table's state."""
         return self.core.state
 
-    async def apply(self, viewer: Viewer, action: str, reason: str, args: dict[str, Any]
-                    ) -> dict[str, Any]:
-        """Apply the control named ``action`` with its ``args`` (the names of the
+    async def apply(self, command: c.HostControl) -> dict[str, Any]:
+        """Apply the control named ``command.action`` with its ``args`` (the names of the
         parameters of the method of that control) and the ``reason`` shown to the table."""
-        control = self._controls.get(action)
+        control = self._controls.get(command.action)
         if control is None:
-            raise InvalidPayload(f"expected one of {sorted(self._controls)}, got {action!r}",
-                                 problems=[])
-        return await control(viewer, reason=reason, **args)
+            raise InvalidPayload(
+                f"expected one of {sorted(self._controls)}, got {command.action!r}",
+                problems=[])
+        return await control(command.viewer, reason=command.reason, **command.args)
 
     @property
     def desk(self) -> HostDesk:
@@ -112,7 +113,7 @@ class HostControls:
         self._check_host(viewer)
         self.desk.paused = False
         answer = self._applied(viewer, "resume", reason)
-        self.dealer.schedule_start()
+        self._schedule_start()
         return answer
 
     # ---- approving seats --------------------------------------------------------------
@@ -132,29 +133,12 @@ class HostControls:
                 self._refused(request, "the host no longer approves seats: sit again")
         return answer
 
-    def needs_approval(self, viewer: Viewer) -> bool:
-        """Whether ``viewer``'s ``table:sit`` becomes a request to the host."""
-        return (self.desk.approval and self.state.config.private
-                and not self.is_host(viewer) and not viewer.is_admin)
-
-    def request_seat(self, viewer: Viewer, seat: int, buy_in: int) -> dict[str, Any]:
-        """Queue ``viewer``'s seat request for the host (a new one replaces theirs)."""
-        core = self.core
-        request = SeatRequest(viewer.user_id, viewer.public_id, viewer.name, seat, buy_in,
-                              core.now())
-        self.desk.requests = [r for r in self.desk.requests if r.user_id != viewer.user_id]
-        self.desk.requests.append(request)
-        core.touch()
-        core.event({"type": "seat_requested", **request.public()})
-        return {"table_id": core.id, "seat": seat, "buy_in": buy_in, "balance": None,
-                "pending": False, "requested": True}
-
     async def approve(self, viewer: Viewer, player: str, reason: str) -> dict[str, Any]:
         """Seat the person whose request waits, buying in as ``table:sit`` does."""
         self._check_host(viewer)
         request = self._request(player)
         asker = Viewer(request.user_id, request.public_id, request.name, Role.PLAYER)
-        await self._seat(asker, request.seat, request.buy_in)
+        await self.seats.seat(asker, request.seat, request.buy_in)
         self._drop(request)
         return self._applied(viewer, "approve", reason, player=_public(request),
                              seat=request.seat)
@@ -194,7 +178,7 @@ class HostControls:
         answer = self._applied(viewer, "remove", reason, seat=seat,
                                player=player.person.public(),
                                at_hand_end=self.state.in_hand(seat))
-        await self._remove(player.user_id, False)
+        await self._remove(c.RemoveUser(player.user_id, at_once=False))
         return answer
 
     async def away(self, viewer: Viewer, seat: int, seconds: float, reason: str
@@ -207,7 +191,7 @@ class HostControls:
         self.desk.away[seat] = until
         answer = self._applied(viewer, "away", reason, seat=seat, until=until,
                                player=player.person.public())
-        self.dealer.sit_out(player)
+        self.seats.sit_out(player)
         self._keep_seat(seat, until)
         return answer
 
@@ -230,7 +214,7 @@ class HostControls:
         if self.state.in_hand(seat):
             player.leaving = True
             return
-        await self.dealer.stand_up([player])
+        await self.seats.stand_up([player])
 
     def rearm(self) -> None:
         """Set the away timers again from the state (after a restore)."""

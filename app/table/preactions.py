@@ -14,11 +14,12 @@ from typing import Any
 
 from app.poker.errors import NotInHand
 from app.poker.hand import HandState
-from app.poker.preactions import Intent, PreAction, PreActionError
+from app.poker.preactions import PreAction, PreActionError
 from app.poker.state import BETTING_PHASES, SeatStatus
+from app.table import commands as c
 from app.table.core import TableCore
 from app.table.errors import PreActionNotNow, PreActionStale, StaleAction
-from app.table.state import HandInPlay, Viewer
+from app.table.state import HandInPlay
 
 # Why a pre-action changed, as its owner is told.
 CHOSEN, CLEARED, APPLIED, CANCELLED = "chosen", "cleared", "applied", "cancelled"
@@ -30,11 +31,11 @@ class PreActions:
     def __init__(self, core: TableCore) -> None:
         self.core = core
 
-    def choose(self, viewer: Viewer, hand_id: str, intent: Intent | None,
-               amount: int | None) -> dict[str, Any]:
+    async def choose(self, command: c.Preact) -> dict[str, Any]:
         """Set (``intent`` None: clear) the viewer's pre-action for the hand ``hand_id``,
-        bound to the bet they face now."""
-        player = self.core.player_for(viewer)
+        bound to the bet they face now; only its owner hears of it."""
+        hand_id, intent, amount = command.hand_id, command.intent, command.amount
+        player = self.core.player_for(command.viewer)
         current = self.core.state.current
         if current is None or current.id != hand_id or current.hand.is_complete:
             raise StaleAction("that hand is over", hand_id=current.id if current else None)

@@ -1,11 +1,11 @@
 """What viewers see of a table: its snapshot for one viewer, its seats, its lobby line.
 
-Hand state goes through :func:`app.poker.view.view` (via the dealer) so a
+Hand state goes through :func:`app.poker.view.view` (via the clock) so a
 snapshot holds the viewer's own hole cards and no one else's.
 
 The functions take the parts of a table they read, as protocols: a
 :class:`~app.table.core.TableCore` is a :class:`Seen` and a
-:class:`~app.table.dealer.Dealer` a :class:`HandViews`, so the core can
+:class:`~app.table.clock.Clock` a :class:`HandViews`, so the core can
 project itself without this module knowing the layers above it.
 """
 
@@ -72,7 +72,7 @@ def _you(table: Seen, user_id: int) -> dict[str, Any]:
     }
 
 
-def snapshot(table: Seen, dealer: HandViews, user_id: int | None, *,
+def snapshot(table: Seen, hands: HandViews, user_id: int | None, *,
              chat: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """``table:snapshot`` for one viewer (None: anonymous): their own cards only; ``chat``:
     the chat lines this viewer reads (by default every kept one)."""
@@ -83,8 +83,8 @@ def snapshot(table: Seen, dealer: HandViews, user_id: int | None, *,
         "table_id": table.id, "seq": state.seq, "config": state.config.public(),
         "seats": seats_public(table), "button": state.button,
         "hand_id": current.id if current else None,
-        "hand": dealer.hand_view(player.seat if player else None),
-        "turn": dealer.turn_for(user_id), "chat": list(state.chat) if chat is None else chat,
+        "hand": hands.hand_view(player.seat if player else None),
+        "turn": hands.turn_for(user_id), "chat": list(state.chat) if chat is None else chat,
         "waiting": len(state.waiting), "hosting": state.desk.public(),
         "you": _you(table, user_id) if user_id is not None else None,
         "fairness": {

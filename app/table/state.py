@@ -22,11 +22,11 @@ from app.poker.preactions import PreAction
 from app.poker.rake import RakeRule
 from app.poker.state import Game, Stakes
 from app.poker.tendencies import Tendencies, observe
+from app.table.host_desk import HostDesk
 
 # Offered to the code above a table.
-from app.table.clock import TIMING_PROFILES as TIMING_PROFILES
-from app.table.clock import TimeBank as TimeBank
-from app.table.host_desk import HostDesk
+from app.table.time_bank import TIMING_PROFILES as TIMING_PROFILES
+from app.table.time_bank import TimeBank as TimeBank
 
 CHAT_KEPT = 50
 # The bank of a table stored before tables had time bank settings (the server's default).
@@ -163,7 +163,7 @@ class Player:
     status: PlayerStatus = PlayerStatus.WAITING
     bot: BotStyle | None = None
     time_bank: float = 0.0
-    # Hands dealt in since the time bank last refilled (see app.table.clock).
+    # Hands dealt in since the time bank last refilled (see app.table.time_bank).
     bank_hands: int = 0
     timeouts: int = 0
     sat_out_at: float | None = None

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from app.table.errors import AlreadySeated, NotWaiting
+from app.table import commands as c
+from app.table.admission import check_admitted
+from app.table.errors import AlreadySeated, NotWaiting, TournamentSeat
 from app.table.state import Person, SeatOffer, TableState
 
 if TYPE_CHECKING:
     from app.table.core import TableCore
-    from app.table.state import Viewer
 
 
 class WaitingList:
@@ -28,8 +29,13 @@ class WaitingList:
         """The table's state (the list itself is ``state.waiting``)."""
         return self.core.state
 
-    async def wait(self, viewer: Viewer) -> dict[str, Any]:
-        """Join the waiting list of a full table."""
+    async def wait(self, command: c.Wait) -> dict[str, Any]:
+        """Join the waiting list of a full table (of a private table: once admitted with
+        its invite)."""
+        viewer = command.viewer
+        check_admitted(self.state, self.core.watchers, viewer)
+        if self.state.config.tournament is not None:
+            raise TournamentSeat("the tournament assigns seats here: you cannot wait for a seat")
         if self.state.has_seat(viewer.user_id):
             raise AlreadySeated("you already have a seat at this table")
         if self.state.free_seats() or self.state.bot_seats():
@@ -40,11 +46,12 @@ class WaitingList:
         place = [p.user_id for p in self.state.waiting].index(viewer.user_id) + 1
         return {"table_id": self.core.id, "position": place}
 
-    async def unwait(self, viewer: Viewer) -> dict[str, Any]:
+    async def unwait(self, command: c.Unwait) -> dict[str, Any]:
         """Leave the waiting list."""
-        if all(p.user_id != viewer.user_id for p in self.state.waiting):
+        user_id = command.viewer.user_id
+        if all(p.user_id != user_id for p in self.state.waiting):
             raise NotWaiting("you are not on the waiting list")
-        self.drop(viewer.user_id)
+        self.drop(user_id)
         return {"table_id": self.core.id}
 
     def drop(self, user_id: int) -> None:

@@ -1,9 +1,9 @@
 """The live side of running tournaments: their tables, their clocks, and the end.
 
 Each table of a running tournament is an ordinary :class:`~app.table.table.Table`
-(the same dealer and engine) whose config names the tournament, attached to it
-(:meth:`~app.table.table.Table.attach_tournament`). Its seats hold tournament chips,
-not credits: nobody buys in or cashes out there, so no chip movement it commits
+(the same dealing and engine) whose config names the tournament, opened with it
+(``Table(..., tournament=)``, see :meth:`TournamentTables.attach`). Its seats hold
+tournament chips, not credits: nobody buys in or cashes out there, so no chip movement it commits
 carries credits, and the ledger's credits stay in the prize pool. The table asks the tournament
 (:class:`TournamentHandsAt`, the table's
 :class:`~app.table.assigned.TournamentHands`) who sits where, and takes those
@@ -35,7 +35,8 @@ from app.hosting.host import TableHost
 from app.poker.bots import BotStyle
 from app.poker.state import Stakes
 from app.realtime.connections import LOBBY_ROOM, user_room
-from app.table.assigned import AssignedSeat, Commit
+from app.table.assigned import AssignedSeat, Commit, TournamentHands
+from app.table.commands import TakeAssignedSeats
 from app.table.state import TableConfig, TimeBank
 from app.table.table import Table
 from app.tournaments.rules import TournamentStatus
@@ -134,13 +135,13 @@ class TournamentTables:
         """Refuse (``tables_elsewhere``) on a process that does not run the tournaments."""
         self.tables.ownership.require_director()
 
-    def attach(self, table: Table) -> None:
-        """Attach a tournament's table to the tournament (a new one, or one restored)."""
-        tournament_id = table.state.config.tournament
+    def attach(self, table_id: str, config: TableConfig) -> TournamentHands | None:
+        """The tournament a table (a new one, or one restored) deals for, if any."""
+        tournament_id = config.tournament
         if tournament_id is None:
-            return
-        number = int(table.id.removeprefix(tournament_id).removeprefix("t"))
-        table.attach_tournament(TournamentHandsAt(self, tournament_id, number))
+            return None
+        number = int(table_id.removeprefix(tournament_id).removeprefix("t"))
+        return TournamentHandsAt(self, tournament_id, number)
 
     # ---- one tick ----------------------------------------------------------------------
 
@@ -210,7 +211,7 @@ class TournamentTables:
             if not await self.tables.owners.stored_open(tid):
                 await self._open(tournament_id, number)
         elif not table.closed:
-            table.tell(table.take_assigned_seats)
+            table.tell(TakeAssignedSeats())
 
     async def _open(self, tournament_id: str, number: int) -> None:
         t = self.service.get(tournament_id)
@@ -276,7 +277,7 @@ class TournamentTables:
         for other in touched - {number}:
             table = self.tables.live.tables.get(table_id(tournament_id, other))
             if table is not None and not table.closed:
-                table.tell(table.take_assigned_seats)
+                table.tell(TakeAssignedSeats())
         if outcome.busted or outcome.moves or outcome.finished:
             await self.announce(tournament_id)
         await self._tell_busted(tournament_id, outcome.busted)

@@ -16,6 +16,7 @@ from sqlalchemy import func, select, update
 from app.config import Settings
 from app.db import ledger
 from app.db.tables import TableRecord, TableStatus
+from app.table.commands import Sit
 from app.table.store import Movement
 from tests.conftest import Accounts, Mailbox
 from tests.realtime.harness import (
@@ -226,10 +227,10 @@ async def test_a_sit_that_waited_behind_the_close_of_its_table_is_refused_and_co
             await close_goes_on.wait()
         return await commit(table, movement, state, **fence)
 
-    async def noted_ask(handler: Any, *args: Any) -> Any:
-        if handler.__name__ == "sit":
+    async def noted_ask(command: Any) -> Any:
+        if isinstance(command, Sit):
             sit_queued.set()  # set before the ask queues it, seen by the test only after
-        return await ask(handler, *args)
+        return await ask(command)
 
     store.commit = held_close  # type: ignore[method-assign]
     live.ask = noted_ask  # type: ignore[method-assign]

@@ -189,7 +189,7 @@ async def test_an_unanswered_seat_offer_passes_to_the_next_waiting_player(
     await table.seats[1].ok("table:leave", {"table_id": table.id})
     await slow.wait_for("user:notice", lambda n: n["kind"] == "seat_offer")
     live = server.realtime.host.live.get(table.id)
-    live.tell(live.waiting.offer_expired, slow_player.id)  # as if its timer ran out
+    live.core.mailbox.tell(live.waiting.offer_expired, slow_player.id)  # its timer ran out
     await slow.wait_for("user:notice", lambda n: n["kind"] == "seat_offer_expired")
     offer = await keen.wait_for("user:notice", lambda n: n["kind"] == "seat_offer")
     late = await slow.call("table:sit", {"table_id": table.id, "seat": offer["seat"],

@@ -2,7 +2,7 @@
 
 Every function of ``app/`` that runs on the server's event loop from the moment the
 action is sent until the next player's turn arrives is recorded by file: past the
-transport, it crosses four files of the socket edge and at most seven of one table.
+transport, it crosses four files of the socket edge and at most ten of one table.
 The rules of poker (``app/poker``) and the database engine under the store are not
 counted.
 """
@@ -25,13 +25,13 @@ TRANSPORT = {"realtime/buffers.py", "realtime/codec.py", "realtime/rooms.py",
 # to send the outcome to.
 EDGE_PATH = {"realtime/dispatch.py", "realtime/handlers/play.py", "hosting/live.py",
              "realtime/connections.py"}
-# One table: the request, its mailbox, the dealer, the state (the host's desk is part of
-# it), the pre-actions the dealer reviews after every action, its storage and its
-# messages. Neither the lobby's listing nor the projection is rebuilt for an action in the
-# middle of a hand.
-TABLE_PATH = {"table/table.py", "table/actor.py", "table/core.py", "table/dealer.py",
-              "table/state.py", "table/host_desk.py", "table/store.py", "table/broadcast.py",
-              "table/preactions.py"}
+# One table: the request, its mailbox, the dealing and the clock (the next turn), the
+# state (the host's desk is part of it), the pre-actions the dealing reviews after every
+# action, its storage and its messages. Neither the lobby's listing nor the projection is
+# rebuilt for an action in the middle of a hand.
+TABLE_PATH = {"table/table.py", "table/actor.py", "table/core.py", "table/dealing.py",
+              "table/clock.py", "table/state.py", "table/host_desk.py", "table/store.py",
+              "table/broadcast.py", "table/preactions.py"}
 
 
 def _runtime(path: str) -> str | None:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from app.db.models import Role
+from app.table.commands import Chat
 from app.table.state import Viewer
 from tests.conftest import Accounts
 from tests.realtime.harness import LiveServer, is_event
@@ -30,7 +31,7 @@ async def test_what_a_stopping_table_sends_is_stored_first(
     table = server.realtime.host.live.get(table_id)
     viewer = Viewer(person.id, person.public_id, person.display_name, Role.PLAYER)
 
-    table.tell(table.chat, viewer, "said as the table stops")
+    table.tell(Chat(viewer, "said as the table stops"))
     await table.stop()
 
     await client.wait_for("table:event", is_event("chat", table_id))

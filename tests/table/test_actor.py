@@ -98,3 +98,22 @@ async def test_any_other_failure_of_a_request_is_an_internal_error() -> None:
     with pytest.raises(InternalError):
         await mailbox.ask(broken)
     await mailbox.stop()
+
+
+async def test_a_guard_that_refuses_keeps_the_request_from_running() -> None:
+    mailbox = Mailbox("t", after_each=_nothing_to_store)
+    mailbox.start()
+    ran: list[str] = []
+
+    async def sit() -> str:
+        ran.append("sit")
+        return "seated"
+
+    def unreachable() -> None:
+        raise ServiceUnavailable("the table cannot store anything right now", retry_after=5)
+
+    with pytest.raises(ServiceUnavailable):
+        await mailbox.ask(sit, guard=unreachable)
+    assert ran == []
+    assert await mailbox.ask(sit, guard=lambda: None) == "seated"
+    await mailbox.stop()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from app.realtime import schemas as s
 from app.realtime.dispatch import Result
 from app.realtime.server import Realtime
+from app.table.commands import HostControl
 from app.table.state import Viewer
 
 
@@ -16,6 +17,6 @@ def register(realtime: Realtime) -> None:
     async def control(sid: str, viewer: Viewer, data: s.TableHost) -> Result:
         table = tables.get(data.table_id)
         args = data.control.model_dump(exclude={"action"})
-        result: Result = await table.ask(table.hosting.apply, viewer, data.control.action,
-                                         data.reason, args)
+        result: Result = await table.ask(HostControl(viewer, data.control.action,
+                                                     data.reason, args))
         return result

@@ -6,6 +6,7 @@ from app.poker.preactions import Intent
 from app.realtime import schemas
 from app.realtime.dispatch import Result
 from app.realtime.server import Realtime
+from app.table.commands import Act, Preact, RunItTwice, Seed
 from app.table.state import Viewer
 
 
@@ -16,27 +17,24 @@ def register(realtime: Realtime) -> None:
     @on("table:action", schemas.TableAction, table=True)
     async def action(sid: str, viewer: Viewer, data: schemas.TableAction) -> Result:
         table = tables.get(data.table_id)
-        result: Result = await table.ask(table.act, viewer, data.hand_id, data.type,
-                                         data.amount)
+        result: Result = await table.ask(Act(viewer, data.hand_id, data.type, data.amount))
         return result
 
     @on("table:preact", schemas.TablePreact, table=True)
     async def preact(sid: str, viewer: Viewer, data: schemas.TablePreact) -> Result:
         table = tables.get(data.table_id)
         intent = Intent(data.intent) if data.intent is not None else None
-        result: Result = await table.ask(table.preact, viewer, data.hand_id, intent,
-                                         data.amount)
+        result: Result = await table.ask(Preact(viewer, data.hand_id, intent, data.amount))
         return result
 
     @on("table:run-it-twice", schemas.TableRunItTwice, table=True)
     async def run_it_twice(sid: str, viewer: Viewer, data: schemas.TableRunItTwice) -> Result:
         table = tables.get(data.table_id)
-        result: Result = await table.ask(table.run_it_twice, viewer, data.hand_id,
-                                         data.agree)
+        result: Result = await table.ask(RunItTwice(viewer, data.hand_id, data.agree))
         return result
 
     @on("table:seed", schemas.TableSeed, table=True)
     async def seed(sid: str, viewer: Viewer, data: schemas.TableSeed) -> Result:
         table = tables.get(data.table_id)
-        result: Result = await table.ask(table.set_client_seed, viewer, data.seed)
+        result: Result = await table.ask(Seed(viewer, data.seed))
         return result

@@ -3,13 +3,26 @@ in, the waiting list, top-ups, chat and reports about players."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 
 from app.realtime import schemas
 from app.realtime.dispatch import Result
 from app.realtime.server import Realtime
+from app.table.commands import (
+    Chat,
+    Command,
+    Join,
+    Leave,
+    Preferences,
+    Report,
+    SitIn,
+    SitOut,
+    TopUp,
+    Unwait,
+    Unwatch,
+    Wait,
+)
 from app.table.state import Viewer
-from app.table.table import Table
 
 
 def register(realtime: Realtime) -> None:
@@ -22,8 +35,7 @@ def register(realtime: Realtime) -> None:
         table = tables.get(data.table_id)
         if viewer is not None:  # whom they ignore, before the snapshot's chat is chosen
             await keeper.ready(viewer.user_id)
-        result: Result = await table.ask(table.join, sid, viewer, data.invite_code,
-                                         data.since_seq)
+        result: Result = await table.ask(Join(sid, viewer, data.invite_code, data.since_seq))
         await realtime.watchers.watching(sid, table.id)
         return result
 
@@ -31,7 +43,7 @@ def register(realtime: Realtime) -> None:
     async def unwatch(sid: str, viewer: Viewer, data: schemas.TableRef) -> Result:
         table = tables.get(data.table_id)
         await realtime.watchers.unwatching(sid, table.id)
-        result: Result = await table.ask(table.unwatch, sid)
+        result: Result = await table.ask(Unwatch(sid))
         return result
 
     @on("table:sit", schemas.TableSit, table=True)
@@ -39,44 +51,43 @@ def register(realtime: Realtime) -> None:
         table = tables.get(data.table_id)
         return await lobby.sit(sid, viewer, table, data.seat, data.buy_in, data.invite_code)
 
-    def simple(event: str, request: Callable[[Table], Callable[[Viewer], Awaitable[Result]]]
-               ) -> None:
+    def simple(event: str, request: Callable[[Viewer], Command]) -> None:
         async def handle(sid: str, viewer: Viewer, data: schemas.TableRef) -> Result:
             table = tables.get(data.table_id)
-            result: Result = await table.ask(request(table), viewer)
+            result: Result = await table.ask(request(viewer))
             return result
 
         on(event, schemas.TableRef, table=True)(handle)
 
-    simple("table:leave", lambda table: table.leave)
-    simple("table:sit-out", lambda table: table.sit_out)
-    simple("table:sit-in", lambda table: table.sit_in)
-    simple("table:wait", lambda table: table.wait)
-    simple("table:unwait", lambda table: table.unwait)
+    simple("table:leave", Leave)
+    simple("table:sit-out", SitOut)
+    simple("table:sit-in", SitIn)
+    simple("table:wait", Wait)
+    simple("table:unwait", Unwait)
 
     @on("table:top-up", schemas.TableTopUp, table=True)
     async def top_up(sid: str, viewer: Viewer, data: schemas.TableTopUp) -> Result:
         table = tables.get(data.table_id)
-        result: Result = await table.ask(table.top_up, viewer, data.amount)
+        result: Result = await table.ask(TopUp(viewer, data.amount))
         return result
 
     @on("table:preferences", schemas.TablePreferences, table=True)
     async def preferences(sid: str, viewer: Viewer, data: schemas.TablePreferences) -> Result:
         table = tables.get(data.table_id)
-        result: Result = await table.ask(table.preferences, viewer, data.changes())
+        result: Result = await table.ask(Preferences(viewer, data.changes()))
         return result
 
     @on("table:chat", schemas.TableChat, table=True)
     async def chat(sid: str, viewer: Viewer, data: schemas.TableChat) -> Result:
         table = tables.get(data.table_id)
         await keeper.ready(viewer.user_id)  # a mute read once, not per line
-        result: Result = await table.ask(table.chat, viewer, data.text)
+        result: Result = await table.ask(Chat(viewer, data.text))
         return result
 
     @on("table:report", schemas.TableReport, table=True)
     async def report(sid: str, viewer: Viewer, data: schemas.TableReport) -> Result:
         table = tables.get(data.table_id)
-        evidence: Result = await table.ask(table.report, viewer, data.public_id)
+        evidence: Result = await table.ask(Report(viewer, data.public_id))
         await realtime.limiter.hit("report", str(viewer.user_id),
                                    realtime.settings.rate_limit_reports)
         report_id = await keeper.report(viewer.user_id, data.public_id, data.reason, evidence)
