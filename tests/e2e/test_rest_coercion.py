@@ -49,6 +49,10 @@ VALID: dict[str, dict[str, Any]] = {
     "IgnoredCreate": {"public_id": "0" * 32},
     "MuteRequest": {"minutes": 10, "reason": "abuse in chat"},
     "ChatWordCreate": {"word": "grommet"},
+    "AnnouncementCreate": {"text": "the server restarts at noon", "level": "info"},
+    "FlagAction": {"claw_back": True},
+    "TournamentFromTemplate": {"template": "heads_up"},
+    "ScheduleCreate": {"name": "Nightly", "template": "turbo", "hour": 20},
 }
 # One value of each JSON type, and the schema types that would accept it.
 VALUES: list[tuple[Any, set[str]]] = [
@@ -156,7 +160,7 @@ async def test_every_wrong_type_in_every_rest_body_is_refused_and_changes_nothin
         finally:
             await owner.disconnect()
         ids = {"user_id": str(target.id), "table_id": created["table"]["table_id"],
-               "public_id": target.public_id}
+               "public_id": target.public_id, "flag_id": "1"}
         before = await _database_rows(running)
         wrong: list[str] = []
         for method, path, model, field, value in CASES:
