@@ -14,7 +14,6 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.routing import APIRoute
-from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException
 
 from app import __version__
@@ -27,7 +26,7 @@ from app.admin import tables as admin_tables
 from app.admin.router import router as admin_router
 from app.body_limit import SOCKET_BODY_BYTES, BodyLimitMiddleware, BodyLimits
 from app.config import Settings, get_settings
-from app.db.engine import Database, is_unavailable
+from app.db.engine import Database
 from app.errors import HoldemError, problems_summary, validation_problems
 from app.hands.router import router as hands_router
 from app.integrity.watch import IntegrityWatch
@@ -55,7 +54,6 @@ BODY_LIMITS = BodyLimits(
     paths={"/users/me/avatar": MAX_UPLOAD_BYTES + 16 * 1024},
     prefixes={"/socket.io/": SOCKET_BODY_BYTES},
 )
-RETRY_AFTER_SECONDS = 5
 HTTP_ERROR_CODES = {
     401: "not_authenticated",
     403: "forbidden",
@@ -100,17 +98,6 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
                         headers=exc.headers)
 
 
-async def _database_error(request: Request, exc: Exception) -> JSONResponse:
-    if not is_unavailable(exc):
-        return await _unexpected_error(request, exc)
-    log.warning("%s %s -> 503: the database is unreachable (%s)", request.method,
-                request.url.path, type(exc).__name__)
-    return JSONResponse(
-        error_body("service_unavailable", "the server cannot reach its database: try again "
-                   "in a few seconds", retry_after=RETRY_AFTER_SECONDS),
-        status_code=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
-
-
 async def _unexpected_error(request: Request, exc: Exception) -> JSONResponse:
     log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
     return JSONResponse(error_body("internal_error", "something went wrong on our side"),
@@ -120,9 +107,6 @@ async def _unexpected_error(request: Request, exc: Exception) -> JSONResponse:
 def install_error_handlers(app: FastAPI) -> None:
     """Map typed errors, invalid payloads and HTTP errors to the one JSON error shape."""
     app.add_exception_handler(Exception, _unexpected_error)
-    app.add_exception_handler(SQLAlchemyError, _database_error)
-    app.add_exception_handler(ConnectionError, _database_error)
-    app.add_exception_handler(TimeoutError, _database_error)
     app.add_exception_handler(HoldemError, _holdem_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_error)

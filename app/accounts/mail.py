@@ -153,7 +153,7 @@ class Mailer:
     async def _claim(self) -> list[tuple[int, str]]:
         now = utcnow()
         free = or_(OutboxMail.claimed_until.is_(None), OutboxMail.claimed_until < now)
-        async with self.database.engine.begin() as connection:
+        async with self.database.begin() as connection:
             rows = (await connection.execute(
                 select(OutboxMail.id, OutboxMail.message)
                 .where(OutboxMail.status == MailStatus.PENDING, OutboxMail.not_before <= now,
@@ -184,7 +184,7 @@ class Mailer:
                            claimed_until=None, message=without_link_tokens(text))
 
     async def _failed(self, row_id: int, message: EmailMessage, error: Exception) -> None:
-        async with self.database.engine.connect() as connection:
+        async with self.database.connect() as connection:
             attempts = int(await connection.scalar(
                 select(OutboxMail.attempts).where(OutboxMail.id == row_id)) or 0)
         if attempts >= max(1, self.settings.mail_max_attempts):
@@ -202,7 +202,7 @@ class Mailer:
 
     async def _settle(self, row_id: int, **values: Any) -> None:
         """Record what became of a claimed mail (only while this sender holds it)."""
-        async with self.database.engine.begin() as connection:
+        async with self.database.begin() as connection:
             await connection.execute(
                 update(OutboxMail).where(OutboxMail.id == row_id,
                                          OutboxMail.claimed_by == self.sender_id)
@@ -217,7 +217,7 @@ class Mailer:
             await asyncio.sleep(0.01)
 
     async def _pending(self) -> bool:
-        async with self.database.engine.connect() as connection:
+        async with self.database.connect() as connection:
             return bool(await connection.scalar(
                 select(OutboxMail.id).where(OutboxMail.status == MailStatus.PENDING)
                 .limit(1)))

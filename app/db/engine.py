@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -16,6 +16,7 @@ from sqlalchemy import create_engine as create_sync_engine
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import DBAPIError, DisconnectionError, InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
@@ -76,6 +77,21 @@ def is_unavailable(error: BaseException) -> bool:
         return True
     state = str(getattr(error.orig, "sqlstate", None) or getattr(error.orig, "pgcode", "") or "")
     return state[:2] in _UNAVAILABLE_SQLSTATE_CLASSES
+
+
+@contextmanager
+def typed_unavailable() -> Iterator[None]:
+    """Raise :class:`StorageUnavailable` in place of any error of the block that means the
+    database cannot be reached or cannot serve (:func:`is_unavailable`): everything above
+    ``app/db`` catches that type, and asks nothing of the driver's errors."""
+    try:
+        yield
+    except StorageUnavailable:
+        raise
+    except Exception as error:
+        if is_unavailable(error):
+            raise StorageUnavailable() from error
+        raise
 
 
 def is_sqlite(url: str | URL) -> bool:
@@ -153,11 +169,13 @@ class SQLiteThread:
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
 
     async def transaction(self, work: Callable[[Connection], T]) -> T:
-        """Run ``work`` in one transaction on the thread; committed unless it raises."""
+        """Run ``work`` in one transaction on the thread; committed unless it raises
+        (unreachable: :class:`StorageUnavailable`)."""
         def run() -> T:
             with self.engine.begin() as connection:
                 return work(connection)
-        return await asyncio.get_running_loop().run_in_executor(self._thread, run)
+        with typed_unavailable():
+            return await asyncio.get_running_loop().run_in_executor(self._thread, run)
 
     def close(self) -> None:
         """Wait for the transaction under way, then close the connection."""
@@ -180,15 +198,25 @@ class Database:
     async def sessions(self) -> AsyncIterator[AsyncSession]:
         """A session, closed on the way out; the database's being unreachable, whenever
         the session meets it, comes out as :class:`StorageUnavailable`."""
-        try:
+        with typed_unavailable():
             async with self._sessions() as session:
                 yield session
-        except StorageUnavailable:
-            raise
-        except Exception as error:
-            if is_unavailable(error):
-                raise StorageUnavailable() from error
-            raise
+
+    @asynccontextmanager
+    async def begin(self) -> AsyncIterator[AsyncConnection]:
+        """A connection in a transaction, committed unless the block raises; unreachable
+        comes out as :class:`StorageUnavailable`."""
+        with typed_unavailable():
+            async with self.engine.begin() as connection:
+                yield connection
+
+    @asynccontextmanager
+    async def connect(self) -> AsyncIterator[AsyncConnection]:
+        """A connection (autobegin, rolled back unless committed); unreachable comes out
+        as :class:`StorageUnavailable`."""
+        with typed_unavailable():
+            async with self.engine.connect() as connection:
+                yield connection
 
     async def reachable(self) -> bool:
         """Whether the database answers a trivial query now."""

@@ -117,7 +117,7 @@ class Leases:
     async def register(self) -> None:
         """Record this process as alive (at start)."""
         now = utcnow()
-        async with self.database.engine.begin() as connection:
+        async with self.database.begin() as connection:
             await connection.execute(insert(ServerProcess).values(
                 id=self.process_id, host=socket.gethostname()[:255], started_at=now,
                 heartbeat_at=now, draining=False, tables=0))
@@ -128,7 +128,7 @@ class Leases:
         while True:
             await asyncio.sleep(self.lease_seconds / 3)
             try:
-                async with self.database.engine.begin() as connection:
+                async with self.database.begin() as connection:
                     await bound_waits(connection, lock_timeout=LEASE_LOCK_TIMEOUT)
                     await connection.execute(
                         update(ServerProcess).where(ServerProcess.id == self.process_id)
@@ -154,7 +154,7 @@ class Leases:
 
     async def _write_heartbeat(self, tables: int, draining: bool) -> None:
         now = utcnow()
-        async with self.database.engine.begin() as connection:
+        async with self.database.begin() as connection:
             await bound_waits(connection, lock_timeout=LEASE_LOCK_TIMEOUT)
             updated = await connection.execute(
                 update(ServerProcess).where(ServerProcess.id == self.process_id)
@@ -177,14 +177,14 @@ class Leases:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._keeper
             self._keeper = None
-        async with self.database.engine.begin() as connection:
+        async with self.database.begin() as connection:
             await bound_waits(connection, lock_timeout=LEASE_LOCK_TIMEOUT)
             await connection.execute(delete(ServerProcess).where(
                 ServerProcess.id == self.process_id))
 
     async def peers(self) -> list[Peer]:
         """Every live process (this one included), least loaded first."""
-        async with self.database.engine.connect() as connection:
+        async with self.database.connect() as connection:
             rows = await connection.execute(
                 select(ServerProcess.id, ServerProcess.tables, ServerProcess.draining)
                 .where(ServerProcess.heartbeat_at >= self._stale_before())
@@ -193,7 +193,7 @@ class Leases:
 
     async def lease_of(self, table_id: str) -> Lease | None:
         """The owner of an open table (None: no such open table)."""
-        async with self.database.engine.connect() as connection:
+        async with self.database.connect() as connection:
             row = (await connection.execute(
                 select(TableRecord.lease_owner, TableRecord.lease_token,
                        TableRecord.tournament_id)
@@ -208,7 +208,7 @@ class Leases:
         beating."""
         live = select(ServerProcess.id).where(
             ServerProcess.heartbeat_at >= self._stale_before())
-        async with self.database.engine.connect() as connection:
+        async with self.database.connect() as connection:
             rows = await connection.execute(
                 select(TableRecord.id, TableRecord.lease_owner, TableRecord.lease_token,
                        TableRecord.tournament_id)
@@ -222,14 +222,14 @@ class Leases:
     async def claim(self, lease: Lease) -> int | None:
         """Take a table whose lease is as ``lease`` says; the new token, or None when
         someone changed it first or its row is busy (try again later)."""
-        async with self.database.engine.begin() as connection:
+        async with self.database.begin() as connection:
             await bound_waits(connection, lock_timeout=LEASE_LOCK_TIMEOUT)
             return await _swap(connection, lease, self.process_id)
 
     async def release(self, table_id: str, token: int) -> bool:
         """Give a table up (draining), if this process still owns it. The token moves
         on, so nothing this process still holds can write the table any more."""
-        async with self.database.engine.begin() as connection:
+        async with self.database.begin() as connection:
             await bound_waits(connection, lock_timeout=LEASE_LOCK_TIMEOUT)
             result = await connection.execute(
                 update(TableRecord)
@@ -242,7 +242,7 @@ class Leases:
         """Give a table this process still owns straight to the live process ``to`` (a
         move): never an orphan in between, so no third process claims it. The token
         moves on, as in :meth:`release`."""
-        async with self.database.engine.begin() as connection:
+        async with self.database.begin() as connection:
             await bound_waits(connection, lock_timeout=LEASE_LOCK_TIMEOUT)
             result = await connection.execute(
                 update(TableRecord)
@@ -256,7 +256,7 @@ class Leases:
         """Which of these tables (id → token held) this process still owns."""
         if not tokens:
             return set()
-        async with self.database.engine.connect() as connection:
+        async with self.database.connect() as connection:
             rows = await connection.execute(
                 select(TableRecord.id, TableRecord.lease_token)
                 .where(TableRecord.id.in_(list(tokens)),
@@ -266,7 +266,7 @@ class Leases:
 
     async def open_ids(self) -> set[str]:
         """Every open table's id."""
-        async with self.database.engine.connect() as connection:
+        async with self.database.connect() as connection:
             rows = await connection.scalars(
                 select(TableRecord.id).where(TableRecord.status == TableStatus.OPEN))
             return set(rows)

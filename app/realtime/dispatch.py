@@ -19,8 +19,7 @@ from pydantic import BaseModel, ValidationError
 
 from app.accounts.ratelimit import RateLimiter
 from app.config import Settings
-from app.db.engine import is_unavailable
-from app.errors import HoldemError, ServiceUnavailable, problems_summary, validation_problems
+from app.errors import HoldemError, problems_summary, validation_problems
 from app.hosting.errors import moving
 from app.hosting.host import TableHost
 from app.hosting.moves import TableMoves
@@ -221,11 +220,7 @@ class Dispatcher:
             return self._refused(event, sid, invalid_payload(error))
         except HoldemError as error:
             return self._refused(event, sid, error)
-        except Exception as error:
-            if is_unavailable(error):
-                return self._refused(event, sid, ServiceUnavailable(
-                    "the server cannot reach its database: try again in a few "
-                    "seconds", retry_after=5))
+        except Exception:
             log.exception("%s from %s failed", event, sid)
             return nack(InternalError("something went wrong on our side"))
 

@@ -25,7 +25,7 @@ from app.accounts.ratelimit import RateLimiter
 from app.accounts.service import authenticate
 from app.accounts.tokens import session_token_from
 from app.config import Settings
-from app.db.engine import Database, is_unavailable
+from app.db.engine import Database
 from app.errors import HoldemError, ServiceUnavailable
 from app.hosting.host import TableHost
 from app.hosting.ports import DirectedWork
@@ -171,14 +171,8 @@ class Realtime:
         self._check_address(address, anonymous=token is None)
         if token is None:
             return None
-        try:
-            async with self.database.sessions() as session:
-                user = await authenticate(session, self.settings, token)
-        except Exception as error:
-            if is_unavailable(error):
-                raise ServiceUnavailable("the server cannot reach its database: try again in "
-                                         "a few seconds", retry_after=5) from error
-            raise
+        async with self.database.sessions() as session:
+            user = await authenticate(session, self.settings, token)
         viewer = Viewer(user.id, user.public_id, user.display_name or "player", user.role)
         await self._take_account_socket(viewer.user_id)
         try:

@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from app.db.engine import StorageUnavailable, is_unavailable
+from app.db.engine import StorageUnavailable
 from app.errors import HoldemError
 from app.table.errors import InternalError, TableClosed
 
@@ -168,7 +168,7 @@ def _refusal(table: str, handler: Handler, error: Exception) -> HoldemError:
     """What a request that failed with ``error`` (no error of ours) is told: the database
     being unreachable by whatever path it was met is ``service_unavailable``, as
     documented; anything else is a fault of ours, logged."""
-    if is_unavailable(error):
+    if isinstance(error, StorageUnavailable):
         log.warning("table %s: %s: the database is unreachable (%s)", table,
                     handler.__name__, type(error).__name__)
         return StorageUnavailable()

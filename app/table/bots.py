@@ -26,7 +26,7 @@ from functools import partial
 
 from sqlalchemy import select
 
-from app.db.engine import is_unavailable
+from app.db.engine import StorageUnavailable
 from app.db.ledger import InsufficientCredits
 from app.db.models import User
 from app.poker.bots import BotStyle
@@ -108,10 +108,8 @@ class BotSeats:
             return {}
         try:
             won = await self._won_today(people)
-        except Exception as error:
-            if is_unavailable(error):
-                return {}  # seating a bot fails too, and the table waits for the database
-            raise
+        except StorageUnavailable:
+            return {}  # seating a bot fails too, and the table waits for the database
         cap = self.core.settings.house_daily_win_cap
         return {user_id: won[user_id] for user_id in people if won.get(user_id, 0) >= cap}
 
@@ -146,10 +144,8 @@ class BotSeats:
                        if p.is_bot)
         try:
             balance = await self._house_balance()
-        except Exception as error:
-            if is_unavailable(error):
-                return True  # the buy-in itself fails, and the table waits for the database
-            raise
+        except StorageUnavailable:
+            return True  # the buy-in itself fails, and the table waits for the database
         worst = self.core.state.config.max_buy_in * bots
         return worst <= self.core.settings.house_table_share * (balance + at_table)
 

@@ -46,7 +46,7 @@ from typing import Any, Protocol
 from app.accounts.ratelimit import RateLimiter
 from app.chat.safety import ChatSafety
 from app.config import Settings
-from app.db.engine import JSONText, is_unavailable
+from app.db.engine import JSONText, StorageUnavailable
 from app.errors import HoldemError
 from app.metrics import Metrics
 from app.poker.cards import Deck
@@ -270,9 +270,9 @@ class TableCore:
             self.give_up()
             return error
         refusal: HoldemError | None = None
-        if is_unavailable(error):
+        if isinstance(error, StorageUnavailable):
             log.warning("table %s: the database is unreachable (%s)", self.id,
-                        type(error).__name__)
+                        type(error.__cause__ or error).__name__)
             self.outage.begin()
             refusal = cannot_store()
         elif not isinstance(error, HoldemError):

@@ -24,7 +24,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from app.db.engine import is_unavailable
+from app.db.engine import StorageUnavailable
 from app.errors import ServiceUnavailable
 from app.table.actor import Mailbox
 from app.table.state import TableState
@@ -69,7 +69,7 @@ class Outage:
     def chips_failed(self, error: Exception) -> None:
         """A chip commit failed with ``error``: unsure whether it landed if the database
         was unreachable."""
-        self.unsure = self.unsure or is_unavailable(error)
+        self.unsure = self.unsure or isinstance(error, StorageUnavailable)
 
     def begin(self) -> None:
         """The database is unreachable: stop the clocks and probe until it answers."""

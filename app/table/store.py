@@ -221,7 +221,7 @@ class StateWriter:
             async with self.turn:
                 refused = await thread.transaction(lambda c: _write_states(c, rows))
         else:
-            async with self.turn, self.database.engine.begin() as connection:
+            async with self.turn, self.database.begin() as connection:
                 await bound_waits(connection)
                 refused = await connection.run_sync(_write_states, rows)
         self.metrics.commits.labels("states").inc()

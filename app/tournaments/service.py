@@ -39,7 +39,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.engine import is_unavailable
+from app.db.engine import StorageUnavailable
 from app.errors import ServiceUnavailable
 from app.poker.state import Stakes
 from app.table.assigned import Commit
@@ -281,9 +281,7 @@ class TournamentService:
         async with self._locks[tournament_id]:
             try:
                 await self._confirm(tournament_id)
-            except Exception as error:
-                if not is_unavailable(error):
-                    raise
+            except StorageUnavailable as error:
                 # The table hears it as from a commit the database could not take (it
                 # stores nothing, whenever the database answers again): it goes back to
                 # what it stored and ends the hand again once the database is back.
@@ -309,7 +307,7 @@ class TournamentService:
             except Exception as error:
                 # The table's refusal when the database did not answer (its cause the
                 # driver's error): the database may have stored it all the same.
-                if isinstance(error, ServiceUnavailable) or is_unavailable(error):
+                if isinstance(error, ServiceUnavailable):
                     self._unconfirmed[tournament_id] = _Unconfirmed(table, work, outcome)
                 raise
             self.tournaments[tournament_id] = work

@@ -13,6 +13,7 @@ from sqlalchemy.exc import OperationalError
 
 from app.admin.audit import audit
 from app.db import ledger
+from app.db.engine import StorageUnavailable
 from app.db.tables import HandRecord
 from app.table.store import Movement, TableStore
 from app.tournaments.rules import Rules, TournamentKind
@@ -35,7 +36,8 @@ class FailingStore:
     async def commit(self, table_id: str, movement: Movement, state: dict[str, Any],
                      **fence: Any) -> Any:
         if self.failing(movement):
-            raise OperationalError("COMMIT", {}, ConnectionRefusedError("database is down"))
+            raise StorageUnavailable() from OperationalError(
+                "COMMIT", {}, ConnectionRefusedError("database is down"))
         return await self._commit(table_id, movement, state, **fence)
 
 
@@ -56,7 +58,8 @@ class LostAnswer:
         balances = await self._commit(table_id, movement, state, **fence)
         if self.lost(movement):
             self.lost, self.down = (lambda _movement: False), True
-            raise OperationalError("COMMIT", {}, ConnectionResetError("connection reset"))
+            raise StorageUnavailable() from OperationalError(
+                "COMMIT", {}, ConnectionResetError("connection reset"))
         return balances
 
     async def reachable(self) -> bool:

@@ -16,12 +16,14 @@ from app.tournaments.service import TournamentService
 from app.tournaments.tournament import Tournament
 from tests.tournaments.test_service import Clock, _three_seat_sit_and_go
 
-# The database's being unreachable: the driver's error, or through a session the typed one.
-UNREACHABLE = (OperationalError, StorageUnavailable)
+# The database's being unreachable, as storage raises it (the driver's error its cause).
+UNREACHABLE = StorageUnavailable
 
 
-def _lost() -> OperationalError:
-    return OperationalError("COMMIT", {}, ConnectionResetError("connection reset"))
+def _lost() -> StorageUnavailable:
+    error = StorageUnavailable()
+    error.__cause__ = OperationalError("COMMIT", {}, ConnectionResetError("connection reset"))
+    return error
 
 
 async def _commit(database: Database, writes: tuple[Write, ...]) -> None:
