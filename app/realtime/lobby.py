@@ -1,13 +1,11 @@
-"""The lobby: the listing of open tables, opening tables, quick seats, and each player's
-own tables.
+"""The lobby's requests: opening tables, quick seats, and each player's own tables.
 
-:class:`Lobby` keeps the ``lobby`` room up to date with every open table (of
-every process), opens new tables within each player's limits on the process
-that should run them, sits players within the number of tables they may sit
-at, and finds a seat for ``table:quick-seat`` (one at a time, so two players
-asking at once share a table). It lists a player's own tables (opened or seated
-at, on every process) and closes one its opener no longer needs. The tables
-themselves are the host's (:mod:`app.hosting`); the listing is
+:class:`Lobby` opens new tables within each player's limits on the process that should
+run them, and finds a seat for ``table:quick-seat`` (one at a time, so two players
+asking at once share a table), sitting the player down through
+:class:`app.realtime.seating.Seating`. It lists a player's own tables (opened or seated
+at, on every process) and closes one its opener no longer needs. The tables themselves
+are the host's (:mod:`app.hosting`); the lobby's listing of open tables is
 :class:`app.hosting.listing.Listing`.
 """
 
@@ -16,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections import defaultdict
 from typing import Any
 
 from app.config import Settings
@@ -26,8 +23,8 @@ from app.poker.rake import RakeRule
 from app.poker.state import Game, Stakes
 from app.realtime.errors import NotYourTable
 from app.realtime.schemas import QuickSeat, TableCreate
-from app.realtime.watchers import Watchers
-from app.table.commands import CloseUnused, Sit
+from app.realtime.seating import Seating
+from app.table.commands import CloseUnused
 from app.table.errors import InvalidPayload, RakeNotAllowed, SeatTaken
 from app.table.state import TIMING_PROFILES, Person, TableConfig, TimeBank, Viewer
 from app.table.table import Table
@@ -42,12 +39,11 @@ QUICK_SEAT_ATTEMPTS = 3
 class Lobby:
     """The lobby's view of the tables, and the requests that open or find one."""
 
-    def __init__(self, host: TableHost, watchers: Watchers) -> None:
+    def __init__(self, host: TableHost, seating: Seating) -> None:
         self.host = host
         self.live = host.live
-        self.watchers = watchers
+        self.seating = seating
         self._quick_seat = asyncio.Lock()
-        self._user_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     # ---- creating tables -------------------------------------------------------------
 
@@ -60,7 +56,7 @@ class Lobby:
             return await self._open(owner, data, None)
         await self._count_opening(owner)
         # One creation at a time per player here; the database orders the processes.
-        async with self._user_locks[owner.user_id]:
+        async with self.seating.one_at_a_time(owner.user_id):
             return await self._open(owner, data, settings.max_open_tables_per_user)
 
     async def _count_opening(self, player: Viewer) -> None:
@@ -97,17 +93,6 @@ class Lobby:
                                     owner_id=owner.user_id if owner else None,
                                     open_limit=limit)
 
-    async def sit(self, sid: str, viewer: Viewer, table: Table, seat: int, buy_in: int,
-                  invite_code: str | None) -> dict[str, Any]:
-        """Sit at a table, within the number of tables a player may sit at (counted, on
-        every process, as the seat is stored: see
-        :func:`app.table.store.within_seated_limit`)."""
-        async with self._user_locks[viewer.user_id]:
-            result: dict[str, Any] = await table.ask(Sit(sid, viewer, seat, buy_in,
-                                                         invite_code))
-        await self.watchers.watching(sid, table.id)
-        return result
-
     async def quick_seat(self, sid: str, viewer: Viewer, data: QuickSeat) -> dict[str, Any]:
         """Sit at a public table with these blinds, opening one when none has room.
 
@@ -127,7 +112,7 @@ class Lobby:
                 seat = 0
             buy_in = data.buy_in or table.state.config.max_buy_in
             try:
-                return await self.sit(sid, viewer, table, seat, buy_in, None)
+                return await self.seating.sit(sid, viewer, table, seat, buy_in, None)
             except SeatTaken as taken:
                 error = taken
             except Exception:

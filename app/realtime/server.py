@@ -39,6 +39,7 @@ from app.realtime.errors import ConnectionLimit
 from app.realtime.hands_elsewhere import ended, hands_elsewhere, watched_elsewhere
 from app.realtime.lobby import Lobby
 from app.realtime.rooms import LocalRooms, RedisRooms
+from app.realtime.seating import Seating
 from app.realtime.watchers import Watchers
 from app.table.errors import TableLimit
 from app.table.state import Viewer
@@ -100,6 +101,7 @@ class Realtime:
     host: TableHost
     lobby: Lobby
     watchers: Watchers
+    seating: Seating
     dispatcher: Dispatcher
     database: Database
     settings: Settings

@@ -39,6 +39,7 @@ from app.realtime.handlers import lobby as lobby_events
 from app.realtime.lobby import Lobby
 from app.realtime.news import TableNews
 from app.realtime.routing import connection_table
+from app.realtime.seating import Seating
 from app.realtime.server import Realtime, RealtimeApp, SocketIOMiddleware, create_socket_server
 from app.realtime.watchers import Watchers
 from app.table.store import TableStore
@@ -99,10 +100,11 @@ def install(
     watchers = Watchers(live, sio=sio, connections=connections, cluster=cluster)
     moves = TableMoves(ownership, cooldown=settings.table_move_cooldown,
                        connection_table=lambda sid: connection_table(sio.get_environ(sid)))
-    lobby = Lobby(host, watchers)
+    seating = Seating(watchers)
+    lobby = Lobby(host, seating)
     dispatcher = Dispatcher(sio, connections, host=host, lobby=lobby, moves=moves,
                             cluster=cluster, limiter=limiter, settings=settings)
-    realtime = Realtime(sio, connections, host, lobby, watchers, dispatcher, database,
+    realtime = Realtime(sio, connections, host, lobby, watchers, seating, dispatcher, database,
                         settings, limiter, chat, cluster, directed)
     news = _news(realtime, TableNews(ownership=ownership, owners=owners, moves=moves,
                                      watchers=watchers, cluster=cluster))

@@ -27,7 +27,7 @@ from app.table.state import Viewer
 
 def register(realtime: Realtime) -> None:
     """Handle the ``table:*`` events about watching and seats."""
-    on, tables, lobby = realtime.dispatcher.on, realtime.host.live, realtime.lobby
+    on, tables = realtime.dispatcher.on, realtime.host.live
     keeper = realtime.chat
 
     @on("table:join", schemas.TableJoin, login=False, table=True)
@@ -49,7 +49,8 @@ def register(realtime: Realtime) -> None:
     @on("table:sit", schemas.TableSit, table=True)
     async def sit(sid: str, viewer: Viewer, data: schemas.TableSit) -> Result:
         table = tables.get(data.table_id)
-        return await lobby.sit(sid, viewer, table, data.seat, data.buy_in, data.invite_code)
+        return await realtime.seating.sit(sid, viewer, table, data.seat, data.buy_in,
+                                          data.invite_code)
 
     def simple(event: str, request: Callable[[Viewer], Command]) -> None:
         async def handle(sid: str, viewer: Viewer, data: schemas.TableRef) -> Result:
