@@ -84,7 +84,16 @@ def settings_of(user: User) -> PlayerSettings:
 
 async def change_settings(session: AsyncSession, user: User,
                           change: PlayerSettingsUpdate) -> PlayerSettings:
-    """Store the settings ``change`` gives; the others keep their value."""
+    """Store the settings ``change`` gives; the others keep their value.
+
+    Changes sent at once (two boxes ticked quickly, two devices) each carry only their
+    own setting, so the stored ones are read afresh under the row's write lock, taken
+    first by writing the row unchanged (a row lock on PostgreSQL, the database's write
+    lock on SQLite): no change is merged into settings another has replaced meanwhile."""
+    await session.execute(update(User).where(User.id == user.id)
+                          .values(settings=User.settings))
+    stored = await session.scalar(select(User.settings).where(User.id == user.id))
+    set_committed_value(user, "settings", stored)
     merged = settings_of(user).model_copy(update=change.model_dump(exclude_unset=True))
     defaults = PlayerSettings()
     user.settings = {k: v for k, v in merged.model_dump().items() if getattr(defaults, k) != v}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import httpx
 import pytest
 from sqlalchemy import select
@@ -62,3 +64,18 @@ async def test_a_wrong_setting_is_refused_and_changes_nothing(
 async def test_settings_need_a_session(client: httpx.AsyncClient) -> None:
     response = await client.patch("/users/me/settings", json={"sounds": False})
     assert response.status_code == 401
+
+
+async def test_changes_sent_at_once_all_land(
+    client: httpx.AsyncClient, accounts: Accounts
+) -> None:
+    # Two boxes ticked quickly, or two devices: each request carries only its own change,
+    # and none may be lost to another read before it was written.
+    player = await accounts.player()
+    flipped = {name: not value for name, value in DEFAULTS.items()}
+    answers = await asyncio.gather(*(
+        client.patch("/users/me/settings", headers=player.headers, json={name: value})
+        for name, value in flipped.items()))
+    assert [answer.status_code for answer in answers] == [200] * len(flipped)
+    me = (await client.get("/users/me", headers=player.headers)).json()
+    assert me["settings"] == flipped
