@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
+from pydantic.json_schema import JsonSchemaMode
 
 from app.errors import HoldemError
 from app.protocol.table_examples import (
@@ -27,6 +28,7 @@ from app.protocol.table_examples import (
     INTRO,
     TABLE_EVENT_TYPES,
 )
+from app.table.events import TABLE_EVENT_RECORDS
 
 
 @dataclass(frozen=True)
@@ -119,14 +121,23 @@ def _server_event(name: str, model: type[BaseModel], example: dict[str, Any]) ->
 def _table_events() -> str:
     lines = ["## `table:event` types", "",
              "The `event` object of a `table:event`, by `type`. Hand events come from the "
-             "engine (`app/poker/events.py`) through the viewer's projection.", ""]
+             "engine (`app/poker/events.py`) through the viewer's projection; the table's "
+             "own events are the records of `app/table/events.py`, whose fields are "
+             "listed.", ""]
+    records = {record.model_fields["type"].default: record for record in TABLE_EVENT_RECORDS}
     for kind, meaning in TABLE_EVENT_TYPES.items():
-        lines += [f"### `{kind}`", "", meaning, "", _json(EVENT_EXAMPLES[kind]), ""]
+        example = EVENT_EXAMPLES[kind]
+        record = records.get(kind)
+        fields = []
+        if record is not None:
+            record.model_validate(example)
+            fields = [_fields(record, "serialization"), ""]
+        lines += [f"### `{kind}`", "", meaning, "", *fields, _json(example), ""]
     return "\n".join(lines)
 
 
-def _fields(model: type[BaseModel]) -> str:
-    schema = model.model_json_schema()
+def _fields(model: type[BaseModel], mode: JsonSchemaMode = "validation") -> str:
+    schema = model.model_json_schema(mode=mode)
     properties: dict[str, Any] = schema.get("properties", {})
     if not properties:
         return "No fields: send `{}` (or nothing)."
@@ -147,8 +158,9 @@ def _type(prop: dict[str, Any], defs: dict[str, Any]) -> str:
         if "enum" in target:
             return " \\| ".join(f"`{json.dumps(v)}`" for v in target["enum"])
         return f"`{target.get('title', 'object')}`"
-    if "anyOf" in prop:
-        return " or ".join(_type(p, defs) for p in prop["anyOf"])
+    if "anyOf" in prop or "oneOf" in prop:
+        options = [_type(p, defs) for p in prop.get("anyOf", prop.get("oneOf", []))]
+        return " or ".join(dict.fromkeys(options))
     if "enum" in prop:
         return " \\| ".join(f"`{json.dumps(v)}`" for v in prop["enum"])
     if "const" in prop:

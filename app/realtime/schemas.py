@@ -12,6 +12,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from app.poker.bots import BotStyle
 from app.poker.events import ActionKind
 from app.poker.state import Game
+from app.table.events import PlayerPublic as PlayerPublic
+from app.table.events import TableEventRecord
 from app.text import bounded
 
 TableId = Annotated[str, Field(min_length=1, max_length=32, description="The table's id")]
@@ -418,14 +420,6 @@ class Ack(Message):
 # --- server → client --------------------------------------------------------------
 
 
-class PlayerPublic(Message):
-    """Someone at a table: a person (``public_id``) or a bot (``bot`` is its style)."""
-
-    public_id: str
-    name: str
-    bot: BotStyle | None = None
-
-
 class SeatPublic(Message):
     """A taken seat between hands: who sits there, their chips and standing."""
 
@@ -578,6 +572,26 @@ class PreActionNotice(Message):
                                                               "with `applied`")
 
 
+HandEventType = Literal[
+    "ante_posted", "blind_posted", "hole_cards_dealt", "player_acted", "board_dealt",
+    "run_it_twice_offered", "run_it_twice_chosen", "uncalled_bet_returned", "hand_shown",
+    "hand_mucked", "all_in_equity", "pot_awarded", "hand_ended",
+]
+
+
+class HandEvent(Message):
+    """An event of the hand in play, as the engine records it (``app/poker/events.py``,
+    ``app/poker/allin.py``) and as the viewer may see it (``app/poker/view.py``)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: HandEventType
+
+
+# A table's own events are the records of app.table.events; the hand's come from the engine.
+TableEventBody = Annotated[TableEventRecord | HandEvent, Field(discriminator="type")]
+
+
 class TableEvent(Message):
     """``table:event``: one thing that happened, in ``seq`` order.
 
@@ -597,7 +611,8 @@ class TableEvent(Message):
     table_id: str
     seq: int
     hand_id: str | None = None
-    event: dict[str, Any]
+    event: TableEventBody = Field(description="What happened, by `type`: see the "
+                                              "`table:event` types below")
 
 
 class BatchedMessage(Message):

@@ -14,6 +14,7 @@ from app.table import commands as c
 from app.table.clock import Clock
 from app.table.core import TableCore
 from app.table.errors import TableInUse
+from app.table.events import TableClosed
 from app.table.seats import Seats
 from app.table.settlement import Settlement
 from app.table.state import TableState
@@ -57,7 +58,7 @@ class Closing:
                     payouts.append(payout)
             core.state.waiting = []
             core.state.offer = None
-            core.event({"type": "table_closed", "reason": command.reason})
+            core.event(TableClosed(reason=command.reason))
             paid.append(sum(p.amount for p in payouts if p.user_id is not None))
             return Movement(payouts=tuple(payouts), closing=True)
 

@@ -40,6 +40,7 @@ from app.table.bots import BotSeats
 from app.table.clock import Clock, absent
 from app.table.core import TableCore
 from app.table.errors import DuplicateAction, StaleAction
+from app.table.events import HandStarted, SeatStack
 from app.table.preactions import PreActions
 from app.table.seats import Seats
 from app.table.settlement import Settlement
@@ -165,14 +166,14 @@ class Dealing:
         for seat in plan.dealt_in:
             dealt = state.players[seat]
             dealt.time_bank, dealt.bank_hands = bank.dealt_in(dealt.time_bank, dealt.bank_hands)
-        self.core.event({
-            "type": "hand_started", "number": state.hand_number, "button": plan.button,
-            "small_blind_seat": plan.small_blind, "big_blind_seat": plan.big_blind,
-            "seats": [{"seat": s.number, "stack": s.starting_stack} for s in hand.seats],
-            "commitment": proof.commitment if proof else None, "bomb_pot": bomb_pot,
-            "run_it_twice": hand.run_it_twice, "game": hand.game.value,
-            "stakes": hand.stakes.to_dict(),
-        }, hand_id=state.current.id)
+        self.core.event(HandStarted(
+            number=state.hand_number, button=plan.button,
+            small_blind_seat=plan.small_blind, big_blind_seat=plan.big_blind,
+            seats=[SeatStack(seat=s.number, stack=s.starting_stack) for s in hand.seats],
+            commitment=proof.commitment if proof else None, bomb_pot=bomb_pot,
+            run_it_twice=hand.run_it_twice, game=hand.game.value,
+            stakes=hand.stakes.to_dict(),
+        ), hand_id=state.current.id)
         await self.progress(events)
 
     def _deck(self, plan: HandPlan) -> tuple[Deck, FairnessProof | None]:
@@ -279,7 +280,8 @@ class Dealing:
                 private = {"hand_id": current.id, "event": view_event(event, seat)}
                 self.core.out.send("table:event", public, owner=owner, private=private)
             if chances and index in chances:
-                self.core.event(chances[index].to_dict(), hand_id=current.id)
+                self.core.out.send("table:event", {"hand_id": current.id,
+                                                    "event": chances[index].to_dict()})
 
     def _send_hand_ended(self, current: HandInPlay, body: dict[str, Any]) -> None:
         """``hand_ended`` with the next hand's commitment; the proof of the deck (the

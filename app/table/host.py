@@ -28,6 +28,7 @@ from app.poker.state import Stakes
 from app.table import commands as c
 from app.table.core import TableCore, person_of
 from app.table.errors import InvalidPayload, NoSuchRequest, NoSuchSeat, NotHost
+from app.table.events import AwayEnded, HostControlled, PlayerPublic, SeatRequestClosed
 from app.table.host_desk import HostDesk, SeatRequest
 from app.table.seats import Seats
 from app.table.state import Player, TableState, Viewer
@@ -95,7 +96,7 @@ class HostControls:
                  "at": core.now(), "hand_number": self.state.hand_number, **details}
         self.desk.record(entry)
         core.touch()
-        seq = core.event({"type": "host_control", **entry})
+        seq = core.event(HostControlled(**entry))
         return {"table_id": core.id, "action": action, "seq": seq}
 
     # ---- pause --------------------------------------------------------------------
@@ -165,7 +166,7 @@ class HostControls:
         core = self.core
         core.out.to_user(request.user_id, "user:notice", {
             "kind": "seat_refused", "table_id": core.id, "reason": reason})
-        core.event({"type": "seat_request_closed", "player": _public(request)})
+        core.event(SeatRequestClosed(player=PlayerPublic(**_public(request))))
 
     # ---- players ----------------------------------------------------------------------
 
@@ -210,7 +211,7 @@ class HostControls:
         player = self.state.players.get(seat)
         if player is None or player.status is not PlayerStatus.SITTING_OUT:
             return
-        self.core.event({"type": "away_ended", "seat": seat})
+        self.core.event(AwayEnded(seat=seat))
         if self.state.in_hand(seat):
             player.leaving = True
             return

@@ -36,6 +36,7 @@ from app.table.errors import (
     SeatTaken,
     TournamentSeat,
 )
+from app.table.events import PlayerLeaving, PlayerSatIn, PlayerSatOut, SeatRequested
 from app.table.host_desk import SeatRequest
 from app.table.state import Player, Successor, TableState, Viewer
 from app.table.store import Movement, Transfer, Write, within_seated_limit
@@ -167,7 +168,7 @@ class Seats:
         desk.requests = [r for r in desk.requests if r.user_id != viewer.user_id]
         desk.requests.append(request)
         core.touch()
-        core.event({"type": "seat_requested", **request.public()})
+        core.event(SeatRequested(**request.public()))
         return {"table_id": core.id, "seat": seat, "buy_in": buy_in, "balance": None,
                 "pending": False, "requested": True}
 
@@ -189,7 +190,7 @@ class Seats:
         if self.state.in_hand(player.seat):
             player.leaving = True
             self.core.touch()
-            self.core.event({"type": "player_leaving", "seat": player.seat})
+            self.core.event(PlayerLeaving(seat=player.seat))
             self.play.act_for_absent()
             return {"table_id": self.core.id, "cashed_out": None, "at_hand_end": True}
         amount = player.stack
@@ -240,7 +241,7 @@ class Seats:
         player.status = PlayerStatus.SITTING_OUT
         player.sat_out_at = self.core.now()
         self.core.touch()
-        self.core.event({"type": "player_sat_out", "seat": player.seat})
+        self.core.event(PlayerSatOut(seat=player.seat))
         self.watch_sitting_out(player)
         self.play.act_for_absent()
 
@@ -277,7 +278,7 @@ class Seats:
             if self.state.desk.away.pop(player.seat, None) is not None:
                 self.core.mailbox.cancel(f"away:{player.seat}")
             self.core.touch()
-            self.core.event({"type": "player_sat_in", "seat": player.seat})
+            self.core.event(PlayerSatIn(seat=player.seat))
             self.play.schedule_start()
         return {"table_id": self.core.id, "status": player.status.value}
 

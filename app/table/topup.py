@@ -15,6 +15,7 @@ from typing import Any
 from app.db.ledger import InsufficientCredits
 from app.table.core import TableCore
 from app.table.errors import HandInProgress, InvalidBuyIn, TournamentSeat
+from app.table.events import StackChanged
 from app.table.state import Player, Viewer
 from app.table.store import Movement, Transfer
 
@@ -74,8 +75,7 @@ class TopUps:
         held = self.core.state.players[seat]
         held.stack += amount
         held.bought_in += amount
-        self.core.event({"type": "stack_changed", "seat": seat, "stack": held.stack,
-                         "added": amount})
+        self.core.event(StackChanged(seat=seat, stack=held.stack, added=amount))
         assert held.user_id is not None
         return Movement(buy_ins=(Transfer(held.user_id, amount),))
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from app.table import commands as c
 from app.table.admission import check_admitted
 from app.table.errors import AlreadySeated, NotWaiting, TournamentSeat
+from app.table.events import WaitingListChanged
 from app.table.state import Person, SeatOffer, TableState
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ class WaitingList:
 
     def _announce(self) -> None:
         self.core.touch()
-        self.core.event({"type": "waiting_list", "count": len(self.state.waiting)})
+        self.core.event(WaitingListChanged(count=len(self.state.waiting)))
 
     def offer_free_seat(self) -> None:
         """Hold a free seat for the first waiting person, for a limited time."""

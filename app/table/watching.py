@@ -16,6 +16,7 @@ from app.table.admission import check_invite
 from app.table.chat import TableChat
 from app.table.clock import Clock
 from app.table.core import TableCore
+from app.table.events import PlayerConnection
 from app.table.preactions import PreActions
 from app.table.seats import Seats
 from app.table.state import Viewer
@@ -50,7 +51,7 @@ class Watching:
         player = core.state.player_of(user_id) if user_id is not None else None
         if player is not None and player.user_id in core.away:
             core.away.discard(player.user_id)
-            core.event({"type": "player_connection", "seat": player.seat, "connected": True})
+            core.event(PlayerConnection(seat=player.seat, connected=True))
             self.clock.player_back(player)
         return {"table_id": core.id, "seq": core.state.seq,
                 "replayed": None if missed is None else len(missed)}
@@ -79,7 +80,7 @@ class Watching:
         player = core.state.player_of(user_id)
         if player is not None:
             core.away.add(user_id)
-            core.event({"type": "player_connection", "seat": player.seat, "connected": False})
+            core.event(PlayerConnection(seat=player.seat, connected=False))
             self.clock.player_away(player)
 
     async def sit(self, command: c.Sit) -> dict[str, Any]:
