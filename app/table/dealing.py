@@ -35,6 +35,7 @@ from app.poker.fairness import FairnessProof
 from app.poker.state import Phase
 from app.poker.view import view_event
 from app.table import commands as c
+from app.table.acks import Acted
 from app.table.assigned import TournamentHands
 from app.table.bots import BotSeats
 from app.table.clock import Clock, absent
@@ -187,7 +188,7 @@ class Dealing:
 
     # ---- acting -------------------------------------------------------------------
 
-    async def act(self, command: c.Act) -> dict[str, Any]:
+    async def act(self, command: c.Act) -> Acted:
         """A player's action, checked by the engine; out-of-turn, stale or repeated ones fail."""
         viewer, hand_id = command.viewer, command.hand_id
         player = self.core.player_for(viewer)
@@ -198,7 +199,7 @@ class Dealing:
         if current.hand.actor != player.seat and self._last_action.get(viewer.user_id) == key:
             raise DuplicateAction("that action was already taken")
         await self.play(player, command.type, command.amount, key=key, timed=True)
-        return {"table_id": self.core.id, "hand_id": hand_id, "seq": self.state.seq}
+        return Acted(table_id=self.core.id, hand_id=hand_id, seq=self.state.seq)
 
     async def play(self, player: Player, kind: ActionKind, amount: int | None, *,
                    key: tuple[str, str, int | None], timed: bool = False) -> None:
@@ -216,7 +217,7 @@ class Dealing:
         player.timeouts = 0
         await self.progress(events)
 
-    async def run_it_twice(self, command: c.RunItTwice) -> dict[str, Any]:
+    async def run_it_twice(self, command: c.RunItTwice) -> Acted:
         """A contender's answer to the run-it-twice question, checked by the engine."""
         player = self.core.player_for(command.viewer)
         current = self.state.current
@@ -226,7 +227,7 @@ class Dealing:
         events = hand.run_twice(player.seat) if command.agree else hand.run_once(player.seat)
         player.timeouts = 0
         await self.progress(events)
-        return {"table_id": self.core.id, "hand_id": command.hand_id, "seq": self.state.seq}
+        return Acted(table_id=self.core.id, hand_id=command.hand_id, seq=self.state.seq)
 
     def act_for_absent(self) -> None:
         """If the player to act (or to answer the run-it-twice question) has left or sat

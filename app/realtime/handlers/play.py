@@ -6,6 +6,7 @@ from app.poker.preactions import Intent
 from app.realtime import schemas
 from app.realtime.dispatch import Result
 from app.realtime.server import Realtime
+from app.table.acks import Acted
 from app.table.commands import Act, Preact, RunItTwice, Seed
 from app.table.state import Viewer
 
@@ -15,9 +16,9 @@ def register(realtime: Realtime) -> None:
     on, tables = realtime.dispatcher.on, realtime.host.live
 
     @on("table:action", schemas.TableAction, table=True)
-    async def action(sid: str, viewer: Viewer, data: schemas.TableAction) -> Result:
+    async def action(sid: str, viewer: Viewer, data: schemas.TableAction) -> Acted:
         table = tables.get(data.table_id)
-        result: Result = await table.ask(Act(viewer, data.hand_id, data.type, data.amount))
+        result: Acted = await table.ask(Act(viewer, data.hand_id, data.type, data.amount))
         return result
 
     @on("table:preact", schemas.TablePreact, table=True)
@@ -28,9 +29,9 @@ def register(realtime: Realtime) -> None:
         return result
 
     @on("table:run-it-twice", schemas.TableRunItTwice, table=True)
-    async def run_it_twice(sid: str, viewer: Viewer, data: schemas.TableRunItTwice) -> Result:
+    async def run_it_twice(sid: str, viewer: Viewer, data: schemas.TableRunItTwice) -> Acted:
         table = tables.get(data.table_id)
-        result: Result = await table.ask(RunItTwice(viewer, data.hand_id, data.agree))
+        result: Acted = await table.ask(RunItTwice(viewer, data.hand_id, data.agree))
         return result
 
     @on("table:seed", schemas.TableSeed, table=True)

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from app.realtime import schemas
-from app.realtime.dispatch import Result
+from app.realtime.dispatch import Answer, Result
 from app.realtime.server import Realtime
+from app.table.acks import Joined, Sat, SeatAsked, Unwatched
 from app.table.commands import (
     Chat,
     Command,
@@ -31,31 +32,31 @@ def register(realtime: Realtime) -> None:
     keeper = realtime.chat
 
     @on("table:join", schemas.TableJoin, login=False, table=True)
-    async def join(sid: str, viewer: Viewer, data: schemas.TableJoin) -> Result:
+    async def join(sid: str, viewer: Viewer, data: schemas.TableJoin) -> Joined:
         table = tables.get(data.table_id)
         if viewer is not None:  # whom they ignore, before the snapshot's chat is chosen
             await keeper.ready(viewer.user_id)
-        result: Result = await table.ask(Join(sid, viewer, data.invite_code, data.since_seq))
+        result: Joined = await table.ask(Join(sid, viewer, data.invite_code, data.since_seq))
         await realtime.watchers.watching(sid, table.id)
         return result
 
     @on("table:unwatch", schemas.TableRef, login=False, table=True)
-    async def unwatch(sid: str, viewer: Viewer, data: schemas.TableRef) -> Result:
+    async def unwatch(sid: str, viewer: Viewer, data: schemas.TableRef) -> Unwatched:
         table = tables.get(data.table_id)
         await realtime.watchers.unwatching(sid, table.id)
-        result: Result = await table.ask(Unwatch(sid))
+        result: Unwatched = await table.ask(Unwatch(sid))
         return result
 
     @on("table:sit", schemas.TableSit, table=True)
-    async def sit(sid: str, viewer: Viewer, data: schemas.TableSit) -> Result:
+    async def sit(sid: str, viewer: Viewer, data: schemas.TableSit) -> Sat | SeatAsked:
         table = tables.get(data.table_id)
         return await realtime.seating.sit(sid, viewer, table, data.seat, data.buy_in,
                                           data.invite_code)
 
     def simple(event: str, request: Callable[[Viewer], Command]) -> None:
-        async def handle(sid: str, viewer: Viewer, data: schemas.TableRef) -> Result:
+        async def handle(sid: str, viewer: Viewer, data: schemas.TableRef) -> Answer:
             table = tables.get(data.table_id)
-            result: Result = await table.ask(request(viewer))
+            result: Answer = await table.ask(request(viewer))
             return result
 
         on(event, schemas.TableRef, table=True)(handle)
