@@ -118,6 +118,15 @@ ACK_RECORDS: dict[str, tuple[type[BaseModel], ...]] = {
     "table:sit-in": (acks.Standing,),
     "table:action": (acks.Acted,),
     "table:run-it-twice": (acks.Acted,),
+    "table:top-up": (acks.ToppedUp,),
+    "table:preferences": (acks.Preferred,),
+    "table:wait": (acks.Waiting,),
+    "table:unwait": (acks.Unwaited,),
+    "table:chat": (acks.Said,),
+    "table:seed": (acks.Seeded,),
+    "table:host": (acks.HostApplied,),
+    "table:preact": (acks.Preacted,),
+    "table:close": (acks.Closed,),
 }
 
 TABLES = ProtocolPart(

@@ -12,6 +12,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from app.poker.bots import BotStyle
 from app.poker.events import ActionKind
 from app.poker.state import Game
+from app.table.acks import PreActionName
+from app.table.acks import PreActionPublic as PreActionPublic
 from app.table.events import PlayerPublic as PlayerPublic
 from app.table.events import TableEventRecord
 from app.text import bounded
@@ -260,9 +262,6 @@ class TableAction(TableRef):
     hand_id: Annotated[str, Field(min_length=1, max_length=32)]
     type: Annotated[ActionKind, Field(strict=False)]
     amount: Annotated[int, Field(ge=0, le=10**12)] | None = None
-
-
-PreActionName = Literal["check_fold", "check", "call", "call_any", "fold_any"]
 
 
 class TablePreact(TableRef):
@@ -547,14 +546,6 @@ class TurnInfo(Message):
         None, description="Only to the player to act: {action, amount?, min?, max?}"
     )
     to_call: int | None = None
-
-
-class PreActionPublic(Message):
-    """A pre-action as its owner sees it."""
-
-    intent: PreActionName
-    amount: int | None = Field(description="The bet to call a `call` is bound to; null "
-                                           "for the others")
 
 
 class PreActionNotice(Message):

@@ -2,8 +2,9 @@
 
 A request's answer travels up as a record; the socket edge turns it into the ack's body
 (``{"ok": true, ...the record's fields}``, :func:`app.realtime.dispatch.ack`), and the
-protocol page shows these records' fields. Answers not listed here are still plain
-dicts.
+protocol page shows these records' fields and checks its examples against them. (What
+a report takes from the table, :meth:`app.table.chat.TableChat.report`, is no ack: the
+edge stores it with the report.)
 
 >>> Acted(table_id="t1", hand_id="h1", seq=48).model_dump()
 {'table_id': 't1', 'hand_id': 'h1', 'seq': 48}
@@ -87,5 +88,79 @@ class Standing(Answer):
     status: str = Field(description="playing, sitting_out or waiting_for_big_blind")
 
 
-ANSWERS: tuple[type[Answer], ...] = (Acted, Sat, SeatAsked, Joined, Unwatched, Left,
-                                     LeftSittingOut, Standing)
+class ToppedUp(Answer):
+    """``table:top-up``: the stack after the top-up, and the credits left."""
+
+    stack: int
+    balance: int
+
+
+class Preferred(Answer):
+    """``table:preferences``: every preference of the seat, as it now stands."""
+
+    auto_muck: bool
+    auto_top_up: bool
+    sit_out_next_big_blind: bool
+
+
+class Waiting(Answer):
+    """``table:wait``: the place on the waiting list (1 is next)."""
+
+    position: int
+
+
+class Unwaited(Answer):
+    """``table:unwait``: off the waiting list."""
+
+
+class Said(Answer):
+    """``table:chat``: the ``seq`` of the chat line's ``table:event``."""
+
+    seq: int
+
+
+class Seeded(Answer):
+    """``table:seed``: the seat whose seed it is, and the commitment of the next hand's
+    server seed."""
+
+    seat: int
+    next_commitment: str
+
+
+class Closed(Answer):
+    """``table:close`` (and an admin's close): the credits paid back to people (0: nobody
+    sat there)."""
+
+    paid_out: int
+
+
+PreActionName = Literal["check_fold", "check", "call", "call_any", "fold_any"]
+
+
+class PreActionPublic(Record):
+    """A pre-action as its owner sees it."""
+
+    intent: PreActionName
+    amount: int | None = Field(description="The bet to call a `call` is bound to; null "
+                                           "for the others")
+
+
+class Preacted(Answer):
+    """``table:preact``: the hand, and the pre-action held in it now."""
+
+    hand_id: str
+    preaction: PreActionPublic | None = Field(description="The one you hold now (null "
+                                                          "once cleared)")
+
+
+class HostApplied(Answer):
+    """``table:host``: the control applied, and the ``seq`` of its ``host_control`` event."""
+
+    action: str
+    seq: int
+
+
+ANSWERS: tuple[type[Answer], ...] = (
+    Acted, Sat, SeatAsked, Joined, Unwatched, Left, LeftSittingOut, Standing, ToppedUp,
+    Preferred, Waiting, Unwaited, Said, Seeded, Preacted, HostApplied, Closed,
+)

@@ -8,9 +8,8 @@ in the same transaction; then its watchers are told and it stops.
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.table import commands as c
+from app.table.acks import Closed
 from app.table.clock import Clock
 from app.table.core import TableCore
 from app.table.errors import TableInUse
@@ -39,7 +38,7 @@ class Closing:
         self.clock = clock
         self.waiting = waiting
 
-    async def close(self, command: c.Close) -> dict[str, Any]:
+    async def close(self, command: c.Close) -> Closed:
         """Close the table: void a hand in play, cash everyone out, stop."""
         core = self.core
         paid: list[int] = []
@@ -64,9 +63,9 @@ class Closing:
 
         await core.move_chips(change)
         await core.end()
-        return {"table_id": core.id, "paid_out": paid[-1]}
+        return Closed(table_id=core.id, paid_out=paid[-1])
 
-    async def close_unused(self, command: c.CloseUnused) -> dict[str, Any]:
+    async def close_unused(self, command: c.CloseUnused) -> Closed:
         """Close the table unless it is :func:`in_use` (:class:`TableInUse`): bots' stacks
         go back to the house, and people waiting or watching are told."""
         if in_use(self.core.state):

@@ -19,14 +19,23 @@ What starting a hand and acting for an absent player mean is the dealing's
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from app.integrity.errors import LinkedAccountSeated
 from app.integrity.signins import apart_from_linked
 from app.poker.blinds import PlayerStatus
 from app.poker.fairness import verify_client_seed
 from app.table import commands as c
-from app.table.acks import Left, LeftSittingOut, Sat, SeatAsked, Standing
+from app.table.acks import (
+    Left,
+    LeftSittingOut,
+    Preferred,
+    Sat,
+    SeatAsked,
+    Seeded,
+    Standing,
+    ToppedUp,
+)
 from app.table.assigned import TournamentHands, take_assigned_seats
 from app.table.bots import BotSeats
 from app.table.core import TableCore, person_of
@@ -284,13 +293,13 @@ class Seats:
 
     # ---- the seat's own chips and settings ---------------------------------------------
 
-    async def top_up(self, command: c.TopUp) -> dict[str, Any]:
+    async def top_up(self, command: c.TopUp) -> ToppedUp:
         """Add credits to the stack between hands, up to the max buy-in."""
         result = await self.top_ups.top_up(command.viewer, command.amount)
         self.play.schedule_start()
         return result
 
-    async def preferences(self, command: c.Preferences) -> dict[str, Any]:
+    async def preferences(self, command: c.Preferences) -> Preferred:
         """Set some of your seat's preferences (auto-muck, auto top-up, sitting out
         before your next big blind); auto top-up turned on between hands tops up now."""
         result = self.top_ups.preferences(command.viewer, command.changes)
@@ -299,15 +308,15 @@ class Seats:
             self.play.schedule_start()
         return result
 
-    async def seed(self, command: c.Seed) -> dict[str, Any]:
+    async def seed(self, command: c.Seed) -> Seeded:
         """Mix the seed into the shuffle of every hand that starts from now on (see
         docs/FAIRNESS.md); the ack names the commitment of the next hand's server seed."""
         player = self.core.player_for(command.viewer)
         verify_client_seed(command.seed)
         player.client_seed = command.seed
         self.core.touch()
-        return {"table_id": self.core.id, "seat": player.seat,
-                "next_commitment": self.state.next_commitment}
+        return Seeded(table_id=self.core.id, seat=player.seat,
+                      next_commitment=self.state.next_commitment)
 
     # ---- after seats changed ---------------------------------------------------------
 

@@ -7,7 +7,7 @@ from app.realtime import schemas
 from app.realtime.connections import LOBBY_ROOM
 from app.realtime.dispatch import Result
 from app.realtime.server import Realtime
-from app.table.acks import Sat, SeatAsked
+from app.table.acks import Closed, Sat, SeatAsked
 from app.table.state import Viewer
 
 
@@ -36,7 +36,7 @@ def register(realtime: Realtime) -> None:
         return await lobby.quick_seat(sid, viewer, data)
 
     @on("table:close", schemas.TableRef, table=True)
-    async def close(sid: str, viewer: Viewer, data: schemas.TableRef) -> Result:
+    async def close(sid: str, viewer: Viewer, data: schemas.TableRef) -> Closed:
         return await lobby.close(viewer, data.table_id)
 
     @on("lobby:mine", schemas.LobbyMine)

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from app.poker.preactions import Intent
 from app.realtime import schemas
-from app.realtime.dispatch import Result
 from app.realtime.server import Realtime
-from app.table.acks import Acted
+from app.table.acks import Acted, Preacted, Seeded
 from app.table.commands import Act, Preact, RunItTwice, Seed
 from app.table.state import Viewer
 
@@ -22,10 +21,10 @@ def register(realtime: Realtime) -> None:
         return result
 
     @on("table:preact", schemas.TablePreact, table=True)
-    async def preact(sid: str, viewer: Viewer, data: schemas.TablePreact) -> Result:
+    async def preact(sid: str, viewer: Viewer, data: schemas.TablePreact) -> Preacted:
         table = tables.get(data.table_id)
         intent = Intent(data.intent) if data.intent is not None else None
-        result: Result = await table.ask(Preact(viewer, data.hand_id, intent, data.amount))
+        result: Preacted = await table.ask(Preact(viewer, data.hand_id, intent, data.amount))
         return result
 
     @on("table:run-it-twice", schemas.TableRunItTwice, table=True)
@@ -35,7 +34,7 @@ def register(realtime: Realtime) -> None:
         return result
 
     @on("table:seed", schemas.TableSeed, table=True)
-    async def seed(sid: str, viewer: Viewer, data: schemas.TableSeed) -> Result:
+    async def seed(sid: str, viewer: Viewer, data: schemas.TableSeed) -> Seeded:
         table = tables.get(data.table_id)
-        result: Result = await table.ask(Seed(viewer, data.seed))
+        result: Seeded = await table.ask(Seed(viewer, data.seed))
         return result

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from app.realtime import schemas
 from app.realtime.dispatch import Answer, Result
 from app.realtime.server import Realtime
-from app.table.acks import Joined, Sat, SeatAsked, Unwatched
+from app.table.acks import Joined, Preferred, Said, Sat, SeatAsked, ToppedUp, Unwatched
 from app.table.commands import (
     Chat,
     Command,
@@ -68,22 +68,23 @@ def register(realtime: Realtime) -> None:
     simple("table:unwait", Unwait)
 
     @on("table:top-up", schemas.TableTopUp, table=True)
-    async def top_up(sid: str, viewer: Viewer, data: schemas.TableTopUp) -> Result:
+    async def top_up(sid: str, viewer: Viewer, data: schemas.TableTopUp) -> ToppedUp:
         table = tables.get(data.table_id)
-        result: Result = await table.ask(TopUp(viewer, data.amount))
+        result: ToppedUp = await table.ask(TopUp(viewer, data.amount))
         return result
 
     @on("table:preferences", schemas.TablePreferences, table=True)
-    async def preferences(sid: str, viewer: Viewer, data: schemas.TablePreferences) -> Result:
+    async def preferences(sid: str, viewer: Viewer, data: schemas.TablePreferences
+                          ) -> Preferred:
         table = tables.get(data.table_id)
-        result: Result = await table.ask(Preferences(viewer, data.changes()))
+        result: Preferred = await table.ask(Preferences(viewer, data.changes()))
         return result
 
     @on("table:chat", schemas.TableChat, table=True)
-    async def chat(sid: str, viewer: Viewer, data: schemas.TableChat) -> Result:
+    async def chat(sid: str, viewer: Viewer, data: schemas.TableChat) -> Said:
         table = tables.get(data.table_id)
         await keeper.ready(viewer.user_id)  # a mute read once, not per line
-        result: Result = await table.ask(Chat(viewer, data.text))
+        result: Said = await table.ask(Chat(viewer, data.text))
         return result
 
     @on("table:report", schemas.TableReport, table=True)
