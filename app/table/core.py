@@ -54,7 +54,7 @@ from app.table import projection
 from app.table.actor import Mailbox
 from app.table.broadcast import Audience, Broadcaster
 from app.table.errors import InternalError, NotSeated, TableMoved
-from app.table.events import PlayerLeft, PlayerSat, Record, TableClosed, payload
+from app.table.events import PlayerLeft, PlayerSat, TableClosed, TableEventRecord, payload
 from app.table.outage import Outage, cannot_store
 from app.table.state import Person, Player, TableState, Viewer
 from app.table.store import Movement, TableStore, Transfer
@@ -165,8 +165,8 @@ class TableCore:
         self._dirty = True
         return self.state.seq
 
-    def event(self, record: Record, *, hand_id: str | None = None,
-              instead: tuple[Iterable[int], Record] | None = None) -> int:
+    def event(self, record: TableEventRecord, *, hand_id: str | None = None,
+              instead: tuple[Iterable[int], TableEventRecord] | None = None) -> int:
         """Queue ``record`` as a public ``table:event``; returns its seq. With ``instead``
         (users, another record), those users get the other record under the same seq."""
         body = {"hand_id": hand_id, "event": payload(record)}

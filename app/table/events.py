@@ -13,7 +13,7 @@ events (:mod:`app.poker.events`), which the table sends as they are.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, get_args
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -207,8 +207,6 @@ TableEventRecord = (
     | SeatRequestClosed | AwayEnded
 )
 TABLE_EVENT_RECORDS: tuple[type[Record], ...] = get_args(TableEventRecord)
-# The union, told apart by ``type``: what a schema documents.
-TypedTableEvent = Annotated[TableEventRecord, Field(discriminator="type")]
 
 
 def payload(record: Record) -> dict[str, Any]:
