@@ -19,6 +19,8 @@ MODULES = sorted([
     "app.secret_strength",
     "app.chat.wordfilter",
     "app.table.clock",
+    "app.table.events",
+    "app.table.acks",
 ])
 
 

@@ -260,7 +260,8 @@ def test_no_modules_import_each_other_even_through_others() -> None:
 # asks its tournament (assigned). Its core, mailbox, dealing, clock, seats, waiting list,
 # bots, messages and projections stay inside.
 TABLE_FACE = frozenset({"app.table.table", "app.table.commands", "app.table.state",
-                        "app.table.errors", "app.table.store", "app.table.assigned"})
+                        "app.table.errors", "app.table.store", "app.table.assigned",
+                        "app.table.events", "app.table.acks"})
 # The layers a table is made of, by the names a table holds them under.
 TABLE_INSIDES = frozenset({"core", "dealing", "mailbox"})
 

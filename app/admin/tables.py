@@ -90,8 +90,8 @@ async def close_here(tables: TableHost, payload: dict[str, Any]) -> dict[str, An
             f"table {table_id} belongs to tournament {tournament}, which closes its own "
             "tables: cancel or finish the tournament instead", table_id=table_id,
             tournament_id=tournament)
-    result = await tables.close(table_id, str(payload["reason"]))
-    return {"ok": True, **result}
+    closed = await tables.close(table_id, str(payload["reason"]))
+    return {"ok": True, **closed.model_dump(mode="json")}
 
 
 @router.get("/tables")

@@ -20,6 +20,7 @@ from app.hosting.live import LiveTables
 from app.hosting.owners import Owners
 from app.hosting.ownership import Ownership
 from app.hosting.sweeper import IdleSweeper
+from app.table.acks import Closed
 from app.table.commands import Close, RemoveUser
 from app.table.state import TableConfig, TableState
 from app.table.table import Attach, Table, TableServices
@@ -108,10 +109,10 @@ class TableHost:
             self.live.forget(table_id)
         await self.listing.changed(table_id, summary)
 
-    async def close(self, table_id: str, reason: str) -> dict[str, Any]:
+    async def close(self, table_id: str, reason: str) -> Closed:
         """Close a table, paying everyone out."""
         table = self.live.get(table_id)
-        result: dict[str, Any] = await table.ask(Close(reason))
+        result: Closed = await table.ask(Close(reason))
         return result
 
     async def remove_user(self, user_id: int, *, at_once: bool) -> None:

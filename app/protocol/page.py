@@ -15,10 +15,11 @@ import inspect
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
+from pydantic.json_schema import JsonSchemaMode
 
 from app.errors import HoldemError
 from app.protocol.table_examples import (
@@ -27,6 +28,7 @@ from app.protocol.table_examples import (
     INTRO,
     TABLE_EVENT_TYPES,
 )
+from app.table.events import TABLE_EVENT_RECORDS
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,8 @@ class ProtocolPart:
     server_examples: dict[str, dict[str, Any]]
     # The objects the page describes after the events.
     objects: tuple[type[BaseModel], ...] = ()
+    # The records an ack's body is made from, by request name (its example is one of them).
+    ack_records: dict[str, tuple[type[BaseModel], ...]] = field(default_factory=dict)
 
 
 def render(parts: Sequence[ProtocolPart]) -> str:
@@ -65,13 +69,15 @@ def render(parts: Sequence[ProtocolPart]) -> str:
     examples = {name: ex for part in parts for name, ex in part.request_examples.items()}
     acks = {name: ack for part in parts for name, ack in part.acks.items()}
     ack_fields = {name: text for part in parts for name, text in part.ack_fields.items()}
+    ack_records = {name: records for part in parts
+                   for name, records in part.ack_records.items()}
     server_examples = {name: ex for part in parts for name, ex in part.server_examples.items()}
     errors = [cls for part in parts for cls in part.errors]
     out = [INTRO.strip(), "", _errors(errors), "", "## Client → server events", ""]
     for part in parts:
         for request in part.requests:
             out += [_request(request, docs, examples[request.name], acks[request.name],
-                             ack_fields[request.name]), ""]
+                             ack_fields[request.name], ack_records.get(request.name, ())), ""]
     out += ["## Server → client events", ""]
     for name, model in _by_prefix([e for part in parts for e in part.server_events]):
         out += [_server_event(name, model, server_examples[name]), ""]
@@ -98,7 +104,8 @@ def _errors(classes: list[type[HoldemError]]) -> str:
 
 
 def _request(request: Request, docs: dict[str, str], example: dict[str, Any],
-             ack: dict[str, Any], ack_fields: str) -> str:
+             ack: dict[str, Any], ack_fields: str,
+             records: tuple[type[BaseModel], ...]) -> str:
     model = request.model
     doc = docs.get(request.name) or _description(model)
     model.model_validate(example)
@@ -106,8 +113,32 @@ def _request(request: Request, docs: dict[str, str], example: dict[str, Any],
     return "\n".join([
         f"### `{request.name}`", "", doc + who, "", _fields(model), "",
         "Example payload:", "", _json(example), "", f"Ack: {ack_fields}", "",
-        _json(ack),
+        *_ack_records(records, ack), _json(ack),
     ])
+
+
+def _ack_records(records: tuple[type[BaseModel], ...], ack: dict[str, Any]) -> list[str]:
+    """The fields of the records an ack is made from (besides ``ok``); its example, unless
+    it shows a refusal, must be one of them."""
+    if not records:
+        return []
+    body = {key: value for key, value in ack.items() if key != "ok"}
+    if ack["ok"] and not any(_valid(record, body) for record in records):
+        raise ValueError(f"the ack {ack} is none of {[r.__name__ for r in records]}")
+    lines = []
+    for record in records:
+        doc = " ".join((record.__doc__ or "").split()).replace("``", "`")
+        lines += [f"`{record.__name__}`: {doc}", "",
+                  _fields(record, "serialization"), ""]
+    return lines
+
+
+def _valid(model: type[BaseModel], data: dict[str, Any]) -> bool:
+    try:
+        model.model_validate(data)
+    except ValidationError:
+        return False
+    return True
 
 
 def _server_event(name: str, model: type[BaseModel], example: dict[str, Any]) -> str:
@@ -119,14 +150,23 @@ def _server_event(name: str, model: type[BaseModel], example: dict[str, Any]) ->
 def _table_events() -> str:
     lines = ["## `table:event` types", "",
              "The `event` object of a `table:event`, by `type`. Hand events come from the "
-             "engine (`app/poker/events.py`) through the viewer's projection.", ""]
+             "engine (`app/poker/events.py`) through the viewer's projection; the table's "
+             "own events are the records of `app/table/events.py`, whose fields are "
+             "listed.", ""]
+    records = {record.model_fields["type"].default: record for record in TABLE_EVENT_RECORDS}
     for kind, meaning in TABLE_EVENT_TYPES.items():
-        lines += [f"### `{kind}`", "", meaning, "", _json(EVENT_EXAMPLES[kind]), ""]
+        example = EVENT_EXAMPLES[kind]
+        record = records.get(kind)
+        fields = []
+        if record is not None:
+            record.model_validate(example)
+            fields = [_fields(record, "serialization"), ""]
+        lines += [f"### `{kind}`", "", meaning, "", *fields, _json(example), ""]
     return "\n".join(lines)
 
 
-def _fields(model: type[BaseModel]) -> str:
-    schema = model.model_json_schema()
+def _fields(model: type[BaseModel], mode: JsonSchemaMode = "validation") -> str:
+    schema = model.model_json_schema(mode=mode)
     properties: dict[str, Any] = schema.get("properties", {})
     if not properties:
         return "No fields: send `{}` (or nothing)."
@@ -147,8 +187,9 @@ def _type(prop: dict[str, Any], defs: dict[str, Any]) -> str:
         if "enum" in target:
             return " \\| ".join(f"`{json.dumps(v)}`" for v in target["enum"])
         return f"`{target.get('title', 'object')}`"
-    if "anyOf" in prop:
-        return " or ".join(_type(p, defs) for p in prop["anyOf"])
+    if "anyOf" in prop or "oneOf" in prop:
+        options = [_type(p, defs) for p in prop.get("anyOf", prop.get("oneOf", []))]
+        return " or ".join(dict.fromkeys(options))
     if "enum" in prop:
         return " \\| ".join(f"`{json.dumps(v)}`" for v in prop["enum"])
     if "const" in prop:

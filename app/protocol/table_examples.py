@@ -509,6 +509,8 @@ TABLE_EVENT_TYPES: dict[str, str] = {
     "player_connection": "A seated player's last connection closed (the seat is kept).",
     "stack_changed": "A stack changed between hands (a top-up, a bot's rebuy).",
     "chat": "A chat line.",
+    "chat_withheld": "In place of a chat line, to a player who ignores its speaker: the "
+                     "same `seq`, with neither speaker nor text.",
     "waiting_list": "The waiting list's length changed.",
     "table_closed": "The table closed; everyone was cashed out.",
     "host_control": "The host applied a control (`table:host`): its `action`, the "
@@ -566,6 +568,7 @@ EVENT_EXAMPLES: dict[str, dict[str, Any]] = {
     "player_connection": {"type": "player_connection", "seat": 4, "connected": False},
     "stack_changed": {"type": "stack_changed", "seat": 2, "stack": 1000, "added": 300},
     "chat": {"type": "chat", "player": ALICE, "text": "nice hand", "at": 1795323601.5},
+    "chat_withheld": {"type": "chat_withheld"},
     "waiting_list": {"type": "waiting_list", "count": 2},
     "table_closed": {"type": "table_closed", "reason": "closed by an admin"},
     "host_control": {"type": "host_control", "action": "stakes",

@@ -19,6 +19,7 @@ from app.protocol.table_examples import (
 )
 from app.realtime import errors as edge_errors
 from app.realtime import schemas as s
+from app.table import acks
 from app.table import errors as table_errors
 
 REQUESTS = (
@@ -106,8 +107,31 @@ ERROR_CLASSES: tuple[type[HoldemError], ...] = (
     Muted, table_errors.NotAtTable, table_errors.CannotReportSelf,
 )
 
+# The table's answers (app.table.acks) each ack is made from, by request.
+ACK_RECORDS: dict[str, tuple[type[BaseModel], ...]] = {
+    "table:join": (acks.Joined,),
+    "table:unwatch": (acks.Unwatched,),
+    "table:sit": (acks.Sat, acks.SeatAsked),
+    "table:quick-seat": (acks.Sat,),
+    "table:leave": (acks.Left, acks.LeftSittingOut),
+    "table:sit-out": (acks.Standing,),
+    "table:sit-in": (acks.Standing,),
+    "table:action": (acks.Acted,),
+    "table:run-it-twice": (acks.Acted,),
+    "table:top-up": (acks.ToppedUp,),
+    "table:preferences": (acks.Preferred,),
+    "table:wait": (acks.Waiting,),
+    "table:unwait": (acks.Unwaited,),
+    "table:chat": (acks.Said,),
+    "table:seed": (acks.Seeded,),
+    "table:host": (acks.HostApplied,),
+    "table:preact": (acks.Preacted,),
+    "table:close": (acks.Closed,),
+}
+
 TABLES = ProtocolPart(
     requests=REQUESTS, server_events=SERVER_EVENTS, errors=ERROR_CLASSES,
     request_docs=REQUEST_DOCS, request_examples=REQUEST_EXAMPLES, acks=ACKS,
     ack_fields=ACK_FIELDS, server_examples=SERVER_EXAMPLES, objects=OBJECTS,
+    ack_records=ACK_RECORDS,
 )

@@ -28,13 +28,16 @@ from app.realtime.cluster import Cluster
 from app.realtime.connections import Connections
 from app.realtime.errors import LoginRequired
 from app.realtime.lobby import Lobby
+from app.table.acks import Answer as TableAnswer
 from app.table.errors import InternalError, InvalidPayload, TableMoved
 from app.table.state import Viewer
 
 log = logging.getLogger(__name__)
 
 Result = dict[str, Any]
-EventHandler = Callable[[str, Any, Any], Awaitable[Result]]
+# What a handler returns: the ack's body, or a table's answer to turn into it.
+Answer = Result | TableAnswer
+EventHandler = Callable[[str, Any, Any], Awaitable[Answer]]
 
 
 # Names Socket.IO gives a meaning of its own: a client emitting them must never
@@ -50,6 +53,13 @@ ACTION = "table:action"
 MAX_HOPS = 3
 # Answers of a forwarded request that say the process asked no longer runs its table.
 NOT_THE_OWNER = frozenset({"table_moved", "table_not_found"})
+
+
+def ack(answer: Answer) -> Result:
+    """The ack of an accepted request: ``ok`` and the answer's fields (a table's answer
+    record becomes its JSON body here, and only here)."""
+    body = answer.model_dump(mode="json") if isinstance(answer, TableAnswer) else answer
+    return {"ok": True, **body}
 
 
 def nack(error: HoldemError) -> Result:
@@ -144,7 +154,7 @@ class Dispatcher:
             if target is not None and cluster is not None:
                 return await self._forward(target, event, sid, viewer, payload, hops, route)
             try:
-                return {"ok": True, **await handler(sid, viewer, payload)}
+                return ack(await handler(sid, viewer, payload))
             except TableMoved:
                 # The table went to another process while the request waited: follow it.
                 if attempt or cluster is None:

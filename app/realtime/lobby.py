@@ -24,6 +24,7 @@ from app.poker.state import Game, Stakes
 from app.realtime.errors import NotYourTable
 from app.realtime.schemas import QuickSeat, TableCreate
 from app.realtime.seating import Seating
+from app.table.acks import Closed, Sat, SeatAsked
 from app.table.commands import CloseUnused
 from app.table.errors import InvalidPayload, RakeNotAllowed, SeatTaken
 from app.table.state import TIMING_PROFILES, Person, TableConfig, TimeBank, Viewer
@@ -93,7 +94,7 @@ class Lobby:
                                     owner_id=owner.user_id if owner else None,
                                     open_limit=limit)
 
-    async def quick_seat(self, sid: str, viewer: Viewer, data: QuickSeat) -> dict[str, Any]:
+    async def quick_seat(self, sid: str, viewer: Viewer, data: QuickSeat) -> Sat | SeatAsked:
         """Sit at a public table with these blinds, opening one when none has room.
 
         Quick seats run one at a time, so players asking together share a table."""
@@ -102,7 +103,7 @@ class Lobby:
             return await self._quick_seat_now(sid, viewer, data)
 
     async def _quick_seat_now(self, sid: str, viewer: Viewer, data: QuickSeat
-                              ) -> dict[str, Any]:
+                              ) -> Sat | SeatAsked:
         error: HoldemError | None = None
         for _ in range(QUICK_SEAT_ATTEMPTS):
             table, seat = self._find_seat(viewer, data)
@@ -146,12 +147,12 @@ class Lobby:
 
     # ---- a player's own tables -----------------------------------------------------
 
-    async def close(self, viewer: Viewer, table_id: str) -> dict[str, Any]:
+    async def close(self, viewer: Viewer, table_id: str) -> Closed:
         """Close a table this player opened, while no person sits at it."""
         table = self.live.get(table_id)
         if self.live.openers.get(table_id) != viewer.user_id:
             raise NotYourTable("only the player who opened this table may close it")
-        result: dict[str, Any] = await table.ask(CloseUnused(
+        result: Closed = await table.ask(CloseUnused(
             "closed by the player who opened it"))
         return result
 

@@ -12,6 +12,10 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from app.poker.bots import BotStyle
 from app.poker.events import ActionKind
 from app.poker.state import Game
+from app.table.acks import PreActionName
+from app.table.acks import PreActionPublic as PreActionPublic
+from app.table.events import PlayerPublic as PlayerPublic
+from app.table.events import TableEventRecord
 from app.text import bounded
 
 TableId = Annotated[str, Field(min_length=1, max_length=32, description="The table's id")]
@@ -260,9 +264,6 @@ class TableAction(TableRef):
     amount: Annotated[int, Field(ge=0, le=10**12)] | None = None
 
 
-PreActionName = Literal["check_fold", "check", "call", "call_any", "fold_any"]
-
-
 class TablePreact(TableRef):
     """``table:preact``: what to do when your turn comes in this hand, chosen while others
     act (``intent`` null clears it). ``call`` takes ``amount``, the bet to call it is bound
@@ -418,14 +419,6 @@ class Ack(Message):
 # --- server → client --------------------------------------------------------------
 
 
-class PlayerPublic(Message):
-    """Someone at a table: a person (``public_id``) or a bot (``bot`` is its style)."""
-
-    public_id: str
-    name: str
-    bot: BotStyle | None = None
-
-
 class SeatPublic(Message):
     """A taken seat between hands: who sits there, their chips and standing."""
 
@@ -555,14 +548,6 @@ class TurnInfo(Message):
     to_call: int | None = None
 
 
-class PreActionPublic(Message):
-    """A pre-action as its owner sees it."""
-
-    intent: PreActionName
-    amount: int | None = Field(description="The bet to call a `call` is bound to; null "
-                                           "for the others")
-
-
 class PreActionNotice(Message):
     """``table:preaction``: your pre-action now (to you alone, on every device)."""
 
@@ -576,6 +561,26 @@ class PreActionNotice(Message):
                     "the bet to call changed, a new street, you folded or are all-in)")
     applied: PreActionPublic | None = Field(None, description="The pre-action taken, "
                                                               "with `applied`")
+
+
+HandEventType = Literal[
+    "ante_posted", "blind_posted", "hole_cards_dealt", "player_acted", "board_dealt",
+    "run_it_twice_offered", "run_it_twice_chosen", "uncalled_bet_returned", "hand_shown",
+    "hand_mucked", "all_in_equity", "pot_awarded", "hand_ended",
+]
+
+
+class HandEvent(Message):
+    """An event of the hand in play, as the engine records it (``app/poker/events.py``,
+    ``app/poker/allin.py``) and as the viewer may see it (``app/poker/view.py``)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: HandEventType
+
+
+# A table's own events are the records of app.table.events; the hand's come from the engine.
+TableEventBody = Annotated[TableEventRecord | HandEvent, Field(discriminator="type")]
 
 
 class TableEvent(Message):
@@ -597,7 +602,8 @@ class TableEvent(Message):
     table_id: str
     seq: int
     hand_id: str | None = None
-    event: dict[str, Any]
+    event: TableEventBody = Field(description="What happened, by `type`: see the "
+                                              "`table:event` types below")
 
 
 class BatchedMessage(Message):

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from typing import Any
 
 from app.realtime.watchers import Watchers
+from app.table.acks import Sat, SeatAsked
 from app.table.commands import Sit
 from app.table.state import Viewer
 from app.table.table import Table
@@ -30,11 +30,11 @@ class Seating:
         return self._locks[user_id]
 
     async def sit(self, sid: str, viewer: Viewer, table: Table, seat: int, buy_in: int,
-                  invite_code: str | None) -> dict[str, Any]:
+                  invite_code: str | None) -> Sat | SeatAsked:
         """Sit at a table, within the number of tables a player may sit at; the session
         watches it from then on."""
         async with self._locks[viewer.user_id]:
-            result: dict[str, Any] = await table.ask(Sit(sid, viewer, seat, buy_in,
+            result: Sat | SeatAsked = await table.ask(Sit(sid, viewer, seat, buy_in,
                                                          invite_code))
         await self.watchers.watching(sid, table.id)
         return result

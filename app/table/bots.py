@@ -32,6 +32,7 @@ from app.db.models import User
 from app.poker.bots import BotStyle
 from app.table.core import TableCore
 from app.table.errors import HouseCapReached
+from app.table.events import StackChanged
 from app.table.state import Person, Player
 from app.table.store import Movement, Transfer
 
@@ -202,8 +203,7 @@ class BotSeats:
     def _rebuy(self, seat: int) -> Movement:
         bot = self.core.state.players[seat]
         bot.stack = self.core.state.config.max_buy_in
-        self.core.event({"type": "stack_changed", "seat": seat, "stack": bot.stack,
-                         "added": bot.stack})
+        self.core.event(StackChanged(seat=seat, stack=bot.stack, added=bot.stack))
         return Movement(buy_ins=(Transfer(None, bot.stack),))
 
     def _stand_up(self, seat: int) -> Movement:

@@ -8,14 +8,14 @@ from typing import Any
 
 from app.chat.safety import SaidLine
 from app.table import commands as c
+from app.table.acks import Said
 from app.table.admission import check_admitted
 from app.table.core import TableCore, person_of
 from app.table.errors import CannotReportSelf, InvalidPayload, NotAtTable
+from app.table.events import ChatSaid, ChatWithheld
 
 # The last chat lines a report carries.
 REPORT_LINES = 20
-# What a player gets in place of a line said by someone they ignore.
-WITHHELD: dict[str, Any] = {"hand_id": None, "event": {"type": "chat_withheld"}}
 
 
 def clean_text(text: str) -> str:
@@ -30,7 +30,7 @@ class TableChat:
     def __init__(self, core: TableCore) -> None:
         self.core = core
 
-    async def say(self, command: c.Chat) -> dict[str, Any]:
+    async def say(self, command: c.Chat) -> Said:
         """Say the text to the table (of a private table: once admitted with its invite):
         :class:`app.chat.safety.Muted` while an admin's mute lasts, rate-limited, listed
         words masked; the users who ignore the speaker get a ``chat_withheld`` event in its
@@ -52,10 +52,10 @@ class TableChat:
         # Those who ignore the speaker get the same seq without the line (no gap to
         # resync over, and neither speaker nor text).
         ignorers = safety.ignorers_of(viewer.public_id)
-        seq = core.out.send("table:event", {"hand_id": None, "event": {"type": "chat", **line}},
-                            owner=ignorers or None, private=WITHHELD if ignorers else None)
+        said = ChatSaid(player=person_of(viewer).record(), text=shown, at=now)
+        seq = core.event(said, instead=(ignorers, ChatWithheld()) if ignorers else None)
         safety.said(SaidLine(core.id, viewer.user_id, cleaned, shown, now))
-        return {"table_id": core.id, "seq": seq}
+        return Said(table_id=core.id, seq=seq)
 
     def lines_for(self, user_id: int | None) -> list[dict[str, Any]]:
         """The kept lines, less those of players ``user_id`` ignores."""

@@ -34,6 +34,7 @@ from app.poker.events import ActionKind, Event
 from app.poker.state import Phase
 from app.poker.view import view
 from app.table.core import TableCore
+from app.table.events import PlayerTimedOut
 from app.table.preactions import PreActions
 from app.table.state import Player, TableState
 
@@ -291,7 +292,7 @@ class Clock:
             player.time_bank = 0.0
         if not turn.showdown:
             player.timeouts += 1
-            self.core.event({"type": "player_timed_out", "seat": player.seat},
+            self.core.event(PlayerTimedOut(seat=player.seat),
                             hand_id=turn.hand_id)
             if player.timeouts >= TIMEOUTS_BEFORE_SIT_OUT:
                 self.seats.sit_out(player)

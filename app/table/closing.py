@@ -8,12 +8,12 @@ in the same transaction; then its watchers are told and it stops.
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.table import commands as c
+from app.table.acks import Closed
 from app.table.clock import Clock
 from app.table.core import TableCore
 from app.table.errors import TableInUse
+from app.table.events import TableClosed
 from app.table.seats import Seats
 from app.table.settlement import Settlement
 from app.table.state import TableState
@@ -38,7 +38,7 @@ class Closing:
         self.clock = clock
         self.waiting = waiting
 
-    async def close(self, command: c.Close) -> dict[str, Any]:
+    async def close(self, command: c.Close) -> Closed:
         """Close the table: void a hand in play, cash everyone out, stop."""
         core = self.core
         paid: list[int] = []
@@ -57,15 +57,15 @@ class Closing:
                     payouts.append(payout)
             core.state.waiting = []
             core.state.offer = None
-            core.event({"type": "table_closed", "reason": command.reason})
+            core.event(TableClosed(reason=command.reason))
             paid.append(sum(p.amount for p in payouts if p.user_id is not None))
             return Movement(payouts=tuple(payouts), closing=True)
 
         await core.move_chips(change)
         await core.end()
-        return {"table_id": core.id, "paid_out": paid[-1]}
+        return Closed(table_id=core.id, paid_out=paid[-1])
 
-    async def close_unused(self, command: c.CloseUnused) -> dict[str, Any]:
+    async def close_unused(self, command: c.CloseUnused) -> Closed:
         """Close the table unless it is :func:`in_use` (:class:`TableInUse`): bots' stacks
         go back to the house, and people waiting or watching are told."""
         if in_use(self.core.state):

@@ -38,7 +38,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any, Protocol
@@ -54,6 +54,7 @@ from app.table import projection
 from app.table.actor import Mailbox
 from app.table.broadcast import Audience, Broadcaster
 from app.table.errors import InternalError, NotSeated, TableMoved
+from app.table.events import PlayerLeft, PlayerSat, TableClosed, TableEventRecord, payload
 from app.table.outage import Outage, cannot_store
 from app.table.state import Person, Player, TableState, Viewer
 from app.table.store import Movement, TableStore, Transfer
@@ -164,9 +165,16 @@ class TableCore:
         self._dirty = True
         return self.state.seq
 
-    def event(self, body: dict[str, Any], *, hand_id: str | None = None) -> int:
-        """Queue a public ``table:event``; returns its seq."""
-        return self.out.send("table:event", {"hand_id": hand_id, "event": body})
+    def event(self, record: TableEventRecord, *, hand_id: str | None = None,
+              instead: tuple[Iterable[int], TableEventRecord] | None = None) -> int:
+        """Queue ``record`` as a public ``table:event``; returns its seq. With ``instead``
+        (users, another record), those users get the other record under the same seq."""
+        body = {"hand_id": hand_id, "event": payload(record)}
+        if instead is None:
+            return self.out.send("table:event", body)
+        users, other = instead
+        return self.out.send("table:event", body, owner=users,
+                             private={"hand_id": hand_id, "event": payload(other)})
 
     def connected(self, user_id: int) -> bool:
         """Whether the user has a session here, or watches this table from any process."""
@@ -197,9 +205,8 @@ class TableCore:
 
     def announce_sat(self, player: Player) -> None:
         """Tell the table someone sat down."""
-        self.event({"type": "player_sat", "seat": player.seat,
-                    "player": player.person.public(player.bot), "stack": player.stack,
-                    "status": player.status.value})
+        self.event(PlayerSat(seat=player.seat, player=player.person.record(player.bot),
+                             stack=player.stack, status=player.status.value))
 
     def vacate(self, player: Player) -> Transfer | None:
         """Free the seat in the state and say what goes back to a balance (a bot's stack
@@ -207,8 +214,8 @@ class TableCore:
         use inside a :meth:`move_chips` change."""
         del self.state.players[player.seat]
         self.state.desk.away.pop(player.seat, None)
-        self.event({"type": "player_left", "seat": player.seat,
-                    "player": player.person.public(player.bot), "stack": player.stack})
+        self.event(PlayerLeft(seat=player.seat, player=player.person.record(player.bot),
+                              stack=player.stack))
         if self.state.config.tournament is not None:
             return None
         amount = player.stack - player.paid_out
@@ -352,7 +359,7 @@ class TableCore:
         out; tell the watchers and stop."""
         log.warning("table %s: its close was stored although it seemed to fail", self.id)
         self.outage.end()
-        self.event({"type": "table_closed", "reason": "the table closed"})
+        self.event(TableClosed(reason="the table closed"))
         await self.end()
 
     async def end(self) -> None:

@@ -35,11 +35,13 @@ from app.poker.fairness import FairnessProof
 from app.poker.state import Phase
 from app.poker.view import view_event
 from app.table import commands as c
+from app.table.acks import Acted
 from app.table.assigned import TournamentHands
 from app.table.bots import BotSeats
 from app.table.clock import Clock, absent
 from app.table.core import TableCore
 from app.table.errors import DuplicateAction, StaleAction
+from app.table.events import HandStarted, SeatStack
 from app.table.preactions import PreActions
 from app.table.seats import Seats
 from app.table.settlement import Settlement
@@ -165,14 +167,14 @@ class Dealing:
         for seat in plan.dealt_in:
             dealt = state.players[seat]
             dealt.time_bank, dealt.bank_hands = bank.dealt_in(dealt.time_bank, dealt.bank_hands)
-        self.core.event({
-            "type": "hand_started", "number": state.hand_number, "button": plan.button,
-            "small_blind_seat": plan.small_blind, "big_blind_seat": plan.big_blind,
-            "seats": [{"seat": s.number, "stack": s.starting_stack} for s in hand.seats],
-            "commitment": proof.commitment if proof else None, "bomb_pot": bomb_pot,
-            "run_it_twice": hand.run_it_twice, "game": hand.game.value,
-            "stakes": hand.stakes.to_dict(),
-        }, hand_id=state.current.id)
+        self.core.event(HandStarted(
+            number=state.hand_number, button=plan.button,
+            small_blind_seat=plan.small_blind, big_blind_seat=plan.big_blind,
+            seats=[SeatStack(seat=s.number, stack=s.starting_stack) for s in hand.seats],
+            commitment=proof.commitment if proof else None, bomb_pot=bomb_pot,
+            run_it_twice=hand.run_it_twice, game=hand.game.value,
+            stakes=hand.stakes.to_dict(),
+        ), hand_id=state.current.id)
         await self.progress(events)
 
     def _deck(self, plan: HandPlan) -> tuple[Deck, FairnessProof | None]:
@@ -186,7 +188,7 @@ class Dealing:
 
     # ---- acting -------------------------------------------------------------------
 
-    async def act(self, command: c.Act) -> dict[str, Any]:
+    async def act(self, command: c.Act) -> Acted:
         """A player's action, checked by the engine; out-of-turn, stale or repeated ones fail."""
         viewer, hand_id = command.viewer, command.hand_id
         player = self.core.player_for(viewer)
@@ -197,7 +199,7 @@ class Dealing:
         if current.hand.actor != player.seat and self._last_action.get(viewer.user_id) == key:
             raise DuplicateAction("that action was already taken")
         await self.play(player, command.type, command.amount, key=key, timed=True)
-        return {"table_id": self.core.id, "hand_id": hand_id, "seq": self.state.seq}
+        return Acted(table_id=self.core.id, hand_id=hand_id, seq=self.state.seq)
 
     async def play(self, player: Player, kind: ActionKind, amount: int | None, *,
                    key: tuple[str, str, int | None], timed: bool = False) -> None:
@@ -215,7 +217,7 @@ class Dealing:
         player.timeouts = 0
         await self.progress(events)
 
-    async def run_it_twice(self, command: c.RunItTwice) -> dict[str, Any]:
+    async def run_it_twice(self, command: c.RunItTwice) -> Acted:
         """A contender's answer to the run-it-twice question, checked by the engine."""
         player = self.core.player_for(command.viewer)
         current = self.state.current
@@ -225,7 +227,7 @@ class Dealing:
         events = hand.run_twice(player.seat) if command.agree else hand.run_once(player.seat)
         player.timeouts = 0
         await self.progress(events)
-        return {"table_id": self.core.id, "hand_id": command.hand_id, "seq": self.state.seq}
+        return Acted(table_id=self.core.id, hand_id=command.hand_id, seq=self.state.seq)
 
     def act_for_absent(self) -> None:
         """If the player to act (or to answer the run-it-twice question) has left or sat
@@ -279,7 +281,8 @@ class Dealing:
                 private = {"hand_id": current.id, "event": view_event(event, seat)}
                 self.core.out.send("table:event", public, owner=owner, private=private)
             if chances and index in chances:
-                self.core.event(chances[index].to_dict(), hand_id=current.id)
+                self.core.out.send("table:event", {"hand_id": current.id,
+                                                    "event": chances[index].to_dict()})
 
     def _send_hand_ended(self, current: HandInPlay, body: dict[str, Any]) -> None:
         """``hand_ended`` with the next hand's commitment; the proof of the deck (the

@@ -26,8 +26,10 @@ from app.poker.blinds import PlayerStatus
 from app.poker.errors import InvalidHandSetup
 from app.poker.state import Stakes
 from app.table import commands as c
+from app.table.acks import HostApplied
 from app.table.core import TableCore, person_of
 from app.table.errors import InvalidPayload, NoSuchRequest, NoSuchSeat, NotHost
+from app.table.events import AwayEnded, HostControlled, PlayerPublic, SeatRequestClosed
 from app.table.host_desk import HostDesk, SeatRequest
 from app.table.seats import Seats
 from app.table.state import Player, TableState, Viewer
@@ -47,7 +49,7 @@ class HostControls:
         self.seats = seats
         self._schedule_start = schedule_start
         self._remove = remove
-        self._controls: dict[str, Callable[..., Awaitable[dict[str, Any]]]] = {
+        self._controls: dict[str, Callable[..., Awaitable[HostApplied]]] = {
             "pause": self.pause, "resume": self.resume, "approval": self.set_approval,
             "approve": self.approve, "refuse": self.refuse, "remove": self.remove,
             "away": self.away, "stakes": self.stakes, "clock": self.clock,
@@ -59,7 +61,7 @@ class HostControls:
         """The table's state."""
         return self.core.state
 
-    async def apply(self, command: c.HostControl) -> dict[str, Any]:
+    async def apply(self, command: c.HostControl) -> HostApplied:
         """Apply the control named ``command.action`` with its ``args`` (the names of the
         parameters of the method of that control) and the ``reason`` shown to the table."""
         control = self._controls.get(command.action)
@@ -88,19 +90,19 @@ class HostControls:
             raise NotHost("only the table's host can do that")
 
     def _applied(self, viewer: Viewer, action: str, reason: str, **details: Any
-                 ) -> dict[str, Any]:
+                 ) -> HostApplied:
         """Record and announce one applied control; the ack of the request."""
         core = self.core
         entry = {"action": action, "reason": reason, "by": person_of(viewer).public(),
                  "at": core.now(), "hand_number": self.state.hand_number, **details}
         self.desk.record(entry)
         core.touch()
-        seq = core.event({"type": "host_control", **entry})
-        return {"table_id": core.id, "action": action, "seq": seq}
+        seq = core.event(HostControlled(**entry))
+        return HostApplied(table_id=core.id, action=action, seq=seq)
 
     # ---- pause --------------------------------------------------------------------
 
-    async def pause(self, viewer: Viewer, reason: str) -> dict[str, Any]:
+    async def pause(self, viewer: Viewer, reason: str) -> HostApplied:
         """Deal no new hand until resumed (a hand in play is played to its end)."""
         self._check_host(viewer)
         self.desk.paused = True
@@ -108,7 +110,7 @@ class HostControls:
         return self._applied(viewer, "pause", reason,
                              at_hand_end=self.state.current is not None)
 
-    async def resume(self, viewer: Viewer, reason: str) -> dict[str, Any]:
+    async def resume(self, viewer: Viewer, reason: str) -> HostApplied:
         """Deal again after a pause."""
         self._check_host(viewer)
         self.desk.paused = False
@@ -119,7 +121,7 @@ class HostControls:
     # ---- approving seats --------------------------------------------------------------
 
     async def set_approval(self, viewer: Viewer, required: bool, reason: str
-                           ) -> dict[str, Any]:
+                           ) -> HostApplied:
         """Make seats at this private table wait for the host's approval (or stop it:
         requests waiting then are refused)."""
         self._check_host(viewer)
@@ -133,7 +135,7 @@ class HostControls:
                 self._refused(request, "the host no longer approves seats: sit again")
         return answer
 
-    async def approve(self, viewer: Viewer, player: str, reason: str) -> dict[str, Any]:
+    async def approve(self, viewer: Viewer, player: str, reason: str) -> HostApplied:
         """Seat the person whose request waits, buying in as ``table:sit`` does."""
         self._check_host(viewer)
         request = self._request(player)
@@ -143,7 +145,7 @@ class HostControls:
         return self._applied(viewer, "approve", reason, player=_public(request),
                              seat=request.seat)
 
-    async def refuse(self, viewer: Viewer, player: str, reason: str) -> dict[str, Any]:
+    async def refuse(self, viewer: Viewer, player: str, reason: str) -> HostApplied:
         """Turn a seat request down; the person is told why."""
         self._check_host(viewer)
         request = self._request(player)
@@ -165,11 +167,11 @@ class HostControls:
         core = self.core
         core.out.to_user(request.user_id, "user:notice", {
             "kind": "seat_refused", "table_id": core.id, "reason": reason})
-        core.event({"type": "seat_request_closed", "player": _public(request)})
+        core.event(SeatRequestClosed(player=PlayerPublic(**_public(request))))
 
     # ---- players ----------------------------------------------------------------------
 
-    async def remove(self, viewer: Viewer, seat: int, reason: str) -> dict[str, Any]:
+    async def remove(self, viewer: Viewer, seat: int, reason: str) -> HostApplied:
         """Stand the player in ``seat`` up: cashed out now, or when their hand ends."""
         self._check_host(viewer)
         player = self._person_at(seat)
@@ -182,7 +184,7 @@ class HostControls:
         return answer
 
     async def away(self, viewer: Viewer, seat: int, seconds: float, reason: str
-                   ) -> dict[str, Any]:
+                   ) -> HostApplied:
         """Sit the player in ``seat`` out and keep the seat for ``seconds``; they stand up
         then unless they sat in again."""
         self._check_host(viewer)
@@ -210,7 +212,7 @@ class HostControls:
         player = self.state.players.get(seat)
         if player is None or player.status is not PlayerStatus.SITTING_OUT:
             return
-        self.core.event({"type": "away_ended", "seat": seat})
+        self.core.event(AwayEnded(seat=seat))
         if self.state.in_hand(seat):
             player.leaving = True
             return
@@ -230,7 +232,7 @@ class HostControls:
     # ---- settings ---------------------------------------------------------------------
 
     async def stakes(self, viewer: Viewer, small_blind: int, big_blind: int, ante: int,
-                     reason: str) -> dict[str, Any]:
+                     reason: str) -> HostApplied:
         """New blinds and ante, from the next hand (a straddle stays twice the big blind)."""
         self._check_host(viewer)
         config = self.state.config
@@ -247,7 +249,7 @@ class HostControls:
         return self._applied(viewer, "stakes", reason, stakes=_stakes(stakes))
 
     async def clock(self, viewer: Viewer, action_seconds: float, reason: str
-                    ) -> dict[str, Any]:
+                    ) -> HostApplied:
         """A new time to act per decision, from the next decision."""
         self._check_host(viewer)
         least = self.core.settings.min_action_seconds
@@ -256,7 +258,7 @@ class HostControls:
         self.state.reconfigure(replace(self.state.config, action_seconds=action_seconds))
         return self._applied(viewer, "clock", reason, action_seconds=action_seconds)
 
-    async def hand_over(self, viewer: Viewer, player: str, reason: str) -> dict[str, Any]:
+    async def hand_over(self, viewer: Viewer, player: str, reason: str) -> HostApplied:
         """Make the person seated here with ``public_id`` the table's host."""
         self._check_host(viewer)
         heir = next((p for p in self.state.humans() if p.person.public_id == player), None)

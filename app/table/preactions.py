@@ -17,6 +17,7 @@ from app.poker.hand import HandState
 from app.poker.preactions import PreAction, PreActionError
 from app.poker.state import BETTING_PHASES, SeatStatus
 from app.table import commands as c
+from app.table.acks import Preacted, PreActionPublic
 from app.table.core import TableCore
 from app.table.errors import PreActionNotNow, PreActionStale, StaleAction
 from app.table.state import HandInPlay
@@ -31,7 +32,7 @@ class PreActions:
     def __init__(self, core: TableCore) -> None:
         self.core = core
 
-    async def choose(self, command: c.Preact) -> dict[str, Any]:
+    async def choose(self, command: c.Preact) -> Preacted:
         """Set (``intent`` None: clear) the viewer's pre-action for the hand ``hand_id``,
         bound to the bet they face now; only its owner hears of it."""
         hand_id, intent, amount = command.hand_id, command.intent, command.amount
@@ -65,9 +66,9 @@ class PreActions:
         if hand.actor == seat:
             raise PreActionNotNow("it is your turn: act now")
 
-    def _ack(self, current: HandInPlay, chosen: PreAction | None) -> dict[str, Any]:
-        return {"table_id": self.core.id, "hand_id": current.id,
-                "preaction": chosen.public() if chosen else None}
+    def _ack(self, current: HandInPlay, chosen: PreAction | None) -> Preacted:
+        return Preacted(table_id=self.core.id, hand_id=current.id,
+                        preaction=PreActionPublic(**chosen.public()) if chosen else None)
 
     def review(self) -> None:
         """After the hand changed: drop every pre-action that no longer holds (the bet

@@ -19,13 +19,23 @@ What starting a hand and acting for an absent player mean is the dealing's
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from app.integrity.errors import LinkedAccountSeated
 from app.integrity.signins import apart_from_linked
 from app.poker.blinds import PlayerStatus
 from app.poker.fairness import verify_client_seed
 from app.table import commands as c
+from app.table.acks import (
+    Left,
+    LeftSittingOut,
+    Preferred,
+    Sat,
+    SeatAsked,
+    Seeded,
+    Standing,
+    ToppedUp,
+)
 from app.table.assigned import TournamentHands, take_assigned_seats
 from app.table.bots import BotSeats
 from app.table.core import TableCore, person_of
@@ -36,6 +46,7 @@ from app.table.errors import (
     SeatTaken,
     TournamentSeat,
 )
+from app.table.events import PlayerLeaving, PlayerSatIn, PlayerSatOut, SeatRequested
 from app.table.host_desk import SeatRequest
 from app.table.state import Player, Successor, TableState, Viewer
 from app.table.store import Movement, Transfer, Write, within_seated_limit
@@ -92,14 +103,14 @@ class Seats:
         if occupant is not None and (not occupant.is_bot or occupant.successor is not None):
             raise SeatTaken(f"seat {seat} is taken")
 
-    async def sit(self, viewer: Viewer, seat: int, buy_in: int) -> dict[str, Any]:
+    async def sit(self, viewer: Viewer, seat: int, buy_in: int) -> Sat | SeatAsked:
         """Seat ``viewer`` (checked already), or at a private table whose host approves
         seats, queue their request for the host."""
         if self._needs_approval(viewer):
             return self._request_seat(viewer, seat, buy_in)
         return await self.seat(viewer, seat, buy_in)
 
-    async def seat(self, viewer: Viewer, seat: int, buy_in: int) -> dict[str, Any]:
+    async def seat(self, viewer: Viewer, seat: int, buy_in: int) -> Sat:
         """Seat ``viewer`` (who may sit here), buying in from their balance (the ack of
         ``table:sit``)."""
         self.check(viewer, seat, buy_in)
@@ -113,8 +124,8 @@ class Seats:
             raise
         self.waiting.drop(viewer.user_id)
         self.play.schedule_start()
-        return {"table_id": self.core.id, "seat": seat, "buy_in": buy_in,
-                "balance": balances[viewer.user_id], "pending": occupant is not None}
+        return Sat(table_id=self.core.id, seat=seat, buy_in=buy_in,
+                   balance=balances[viewer.user_id], pending=occupant is not None)
 
     def _take_seat(self, viewer: Viewer, seat: int, buy_in: int) -> Movement:
         person = person_of(viewer)
@@ -159,7 +170,7 @@ class Seats:
         hosts = config.host is not None and config.host.user_id == viewer.user_id
         return desk.approval and config.private and not hosts and not viewer.is_admin
 
-    def _request_seat(self, viewer: Viewer, seat: int, buy_in: int) -> dict[str, Any]:
+    def _request_seat(self, viewer: Viewer, seat: int, buy_in: int) -> SeatAsked:
         """Queue ``viewer``'s seat request for the host (a new one replaces theirs)."""
         core, desk = self.core, self.state.desk
         request = SeatRequest(viewer.user_id, viewer.public_id, viewer.name, seat, buy_in,
@@ -167,34 +178,33 @@ class Seats:
         desk.requests = [r for r in desk.requests if r.user_id != viewer.user_id]
         desk.requests.append(request)
         core.touch()
-        core.event({"type": "seat_requested", **request.public()})
-        return {"table_id": core.id, "seat": seat, "buy_in": buy_in, "balance": None,
-                "pending": False, "requested": True}
+        core.event(SeatRequested(**request.public()))
+        return SeatAsked(table_id=core.id, seat=seat, buy_in=buy_in)
 
     # ---- leaving ---------------------------------------------------------------------
 
-    async def leave(self, command: c.Leave) -> dict[str, Any]:
+    async def leave(self, command: c.Leave) -> Left | LeftSittingOut:
         """Stand up: cashed out now, or when the hand you are in ends (at a tournament
         table: sit out, and be blinded away until you come back)."""
         viewer = command.viewer
         if self.state.config.tournament is not None:
             sat_out = await self.sit_out_asked(c.SitOut(viewer))
-            return {**sat_out, "cashed_out": None, "at_hand_end": False}
+            return LeftSittingOut(table_id=self.core.id, status=sat_out.status)
         claim = self.state.claim_of(viewer.user_id)
         if claim is not None and claim.successor is not None:
             refund = claim.successor.buy_in
             await self.withdraw_claim(viewer.user_id)
-            return {"table_id": self.core.id, "cashed_out": refund, "at_hand_end": False}
+            return Left(table_id=self.core.id, cashed_out=refund, at_hand_end=False)
         player = self.core.player_for(viewer)
         if self.state.in_hand(player.seat):
             player.leaving = True
             self.core.touch()
-            self.core.event({"type": "player_leaving", "seat": player.seat})
+            self.core.event(PlayerLeaving(seat=player.seat))
             self.play.act_for_absent()
-            return {"table_id": self.core.id, "cashed_out": None, "at_hand_end": True}
+            return Left(table_id=self.core.id, cashed_out=None, at_hand_end=True)
         amount = player.stack
         await self.stand_up([player])
-        return {"table_id": self.core.id, "cashed_out": amount, "at_hand_end": False}
+        return Left(table_id=self.core.id, cashed_out=amount, at_hand_end=False)
 
     async def withdraw_claim(self, user_id: int) -> None:
         """Give back the buy-in of ``user_id``'s claim on a bot's seat, if they hold one."""
@@ -227,11 +237,11 @@ class Seats:
 
     # ---- sitting out and in ----------------------------------------------------------
 
-    async def sit_out_asked(self, command: c.SitOut) -> dict[str, Any]:
+    async def sit_out_asked(self, command: c.SitOut) -> Standing:
         """Stop being dealt in (the seat is kept for a while, then cashed out)."""
         player = self.core.player_for(command.viewer)
         self.sit_out(player)
-        return {"table_id": self.core.id, "status": player.status.value}
+        return Standing(table_id=self.core.id, status=player.status.value)
 
     def sit_out(self, player: Player) -> None:
         """Sit a player out (by request or after time-outs); cashed out if out too long."""
@@ -240,7 +250,7 @@ class Seats:
         player.status = PlayerStatus.SITTING_OUT
         player.sat_out_at = self.core.now()
         self.core.touch()
-        self.core.event({"type": "player_sat_out", "seat": player.seat})
+        self.core.event(PlayerSatOut(seat=player.seat))
         self.watch_sitting_out(player)
         self.play.act_for_absent()
 
@@ -266,7 +276,7 @@ class Seats:
             return
         await self.stand_up([player])
 
-    async def sit_in(self, command: c.SitIn) -> dict[str, Any]:
+    async def sit_in(self, command: c.SitIn) -> Standing:
         """Be dealt in again (from the next big blind)."""
         player = self.core.player_for(command.viewer)
         if player.status is PlayerStatus.SITTING_OUT:
@@ -277,19 +287,19 @@ class Seats:
             if self.state.desk.away.pop(player.seat, None) is not None:
                 self.core.mailbox.cancel(f"away:{player.seat}")
             self.core.touch()
-            self.core.event({"type": "player_sat_in", "seat": player.seat})
+            self.core.event(PlayerSatIn(seat=player.seat))
             self.play.schedule_start()
-        return {"table_id": self.core.id, "status": player.status.value}
+        return Standing(table_id=self.core.id, status=player.status.value)
 
     # ---- the seat's own chips and settings ---------------------------------------------
 
-    async def top_up(self, command: c.TopUp) -> dict[str, Any]:
+    async def top_up(self, command: c.TopUp) -> ToppedUp:
         """Add credits to the stack between hands, up to the max buy-in."""
         result = await self.top_ups.top_up(command.viewer, command.amount)
         self.play.schedule_start()
         return result
 
-    async def preferences(self, command: c.Preferences) -> dict[str, Any]:
+    async def preferences(self, command: c.Preferences) -> Preferred:
         """Set some of your seat's preferences (auto-muck, auto top-up, sitting out
         before your next big blind); auto top-up turned on between hands tops up now."""
         result = self.top_ups.preferences(command.viewer, command.changes)
@@ -298,15 +308,15 @@ class Seats:
             self.play.schedule_start()
         return result
 
-    async def seed(self, command: c.Seed) -> dict[str, Any]:
+    async def seed(self, command: c.Seed) -> Seeded:
         """Mix the seed into the shuffle of every hand that starts from now on (see
         docs/FAIRNESS.md); the ack names the commitment of the next hand's server seed."""
         player = self.core.player_for(command.viewer)
         verify_client_seed(command.seed)
         player.client_seed = command.seed
         self.core.touch()
-        return {"table_id": self.core.id, "seat": player.seat,
-                "next_commitment": self.state.next_commitment}
+        return Seeded(table_id=self.core.id, seat=player.seat,
+                      next_commitment=self.state.next_commitment)
 
     # ---- after seats changed ---------------------------------------------------------
 

@@ -22,6 +22,7 @@ from app.table.assigned import TournamentHands
 from app.table.bots import BotSeats
 from app.table.clock import Clock
 from app.table.core import TableCore
+from app.table.events import HandVoided
 from app.table.history import finished_hand
 from app.table.seats import Seats
 from app.table.state import HandInPlay, Player, TableState
@@ -158,4 +159,4 @@ class Settlement:
             player.stack -= player.paid_out
             player.paid_out = 0
         self.core.touch()
-        self.core.event({"type": "hand_voided", "reason": reason}, hand_id=current.id)
+        self.core.event(HandVoided(reason=reason), hand_id=current.id)

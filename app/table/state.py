@@ -22,6 +22,7 @@ from app.poker.preactions import PreAction
 from app.poker.rake import RakeRule
 from app.poker.state import Game, Stakes
 from app.poker.tendencies import Tendencies, observe
+from app.table.events import PlayerPublic
 from app.table.host_desk import HostDesk
 
 # Offered to the code above a table.
@@ -143,6 +144,10 @@ class Person:
         """``PlayerPublic``: never the internal user id."""
         return {"public_id": self.public_id, "name": self.name,
                 "bot": bot.value if bot else None}
+
+    def record(self, bot: BotStyle | None = None) -> PlayerPublic:
+        """:meth:`public` as the record a table event holds."""
+        return PlayerPublic(public_id=self.public_id, name=self.name, bot=bot)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,11 +10,12 @@ counts it.
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
 from app.db.ledger import InsufficientCredits
+from app.table.acks import Preferred, ToppedUp
 from app.table.core import TableCore
 from app.table.errors import HandInProgress, InvalidBuyIn, TournamentSeat
+from app.table.events import StackChanged
 from app.table.state import Player, Viewer
 from app.table.store import Movement, Transfer
 
@@ -25,23 +26,24 @@ class TopUps:
     def __init__(self, core: TableCore) -> None:
         self.core = core
 
-    async def top_up(self, viewer: Viewer, amount: int) -> dict[str, Any]:
+    async def top_up(self, viewer: Viewer, amount: int) -> ToppedUp:
         """Add ``amount`` credits to the stack between hands, up to the max buy-in."""
         player = self._between_hands(viewer, "top up")
         room = self.core.state.config.max_buy_in - player.stack
         if amount > room:
             raise InvalidBuyIn(f"you can add at most {max(room, 0)}", min=1, max=max(room, 0))
         balances = await self.core.move_chips(partial(self._add, player.seat, amount))
-        return {"table_id": self.core.id, "stack": self.core.state.players[player.seat].stack,
-                "balance": balances[viewer.user_id]}
+        return ToppedUp(table_id=self.core.id,
+                        stack=self.core.state.players[player.seat].stack,
+                        balance=balances[viewer.user_id])
 
-    def preferences(self, viewer: Viewer, changes: dict[str, bool]) -> dict[str, Any]:
+    def preferences(self, viewer: Viewer, changes: dict[str, bool]) -> Preferred:
         """Set some of the seat's preferences (the others keep theirs)."""
         player = self.core.player_for(viewer)
         for name, value in changes.items():
             setattr(player, name, value)
         self.core.touch()
-        return {"table_id": self.core.id, **player.preferences()}
+        return Preferred(table_id=self.core.id, **player.preferences())
 
     async def before_hand(self) -> None:
         """Top up to the max buy-in every player between hands who asked for it; one whose
@@ -74,8 +76,7 @@ class TopUps:
         held = self.core.state.players[seat]
         held.stack += amount
         held.bought_in += amount
-        self.core.event({"type": "stack_changed", "seat": seat, "stack": held.stack,
-                         "added": amount})
+        self.core.event(StackChanged(seat=seat, stack=held.stack, added=amount))
         assert held.user_id is not None
         return Movement(buy_ins=(Transfer(held.user_id, amount),))
 

@@ -7,11 +7,13 @@ passes to the next person. Runs on the table's task like every table request.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from app.table import commands as c
+from app.table.acks import Unwaited, Waiting
 from app.table.admission import check_admitted
 from app.table.errors import AlreadySeated, NotWaiting, TournamentSeat
+from app.table.events import WaitingListChanged
 from app.table.state import Person, SeatOffer, TableState
 
 if TYPE_CHECKING:
@@ -29,7 +31,7 @@ class WaitingList:
         """The table's state (the list itself is ``state.waiting``)."""
         return self.core.state
 
-    async def wait(self, command: c.Wait) -> dict[str, Any]:
+    async def wait(self, command: c.Wait) -> Waiting:
         """Join the waiting list of a full table (of a private table: once admitted with
         its invite)."""
         viewer = command.viewer
@@ -44,15 +46,15 @@ class WaitingList:
             self.state.waiting.append(Person(viewer.user_id, viewer.public_id, viewer.name))
             self._announce()
         place = [p.user_id for p in self.state.waiting].index(viewer.user_id) + 1
-        return {"table_id": self.core.id, "position": place}
+        return Waiting(table_id=self.core.id, position=place)
 
-    async def unwait(self, command: c.Unwait) -> dict[str, Any]:
+    async def unwait(self, command: c.Unwait) -> Unwaited:
         """Leave the waiting list."""
         user_id = command.viewer.user_id
         if all(p.user_id != user_id for p in self.state.waiting):
             raise NotWaiting("you are not on the waiting list")
         self.drop(user_id)
-        return {"table_id": self.core.id}
+        return Unwaited(table_id=self.core.id)
 
     def drop(self, user_id: int) -> None:
         """Take a person off the list (and withdraw a seat offered to them)."""
@@ -66,7 +68,7 @@ class WaitingList:
 
     def _announce(self) -> None:
         self.core.touch()
-        self.core.event({"type": "waiting_list", "count": len(self.state.waiting)})
+        self.core.event(WaitingListChanged(count=len(self.state.waiting)))
 
     def offer_free_seat(self) -> None:
         """Hold a free seat for the first waiting person, for a limited time."""

@@ -8,14 +8,14 @@ A player whose last session ends keeps the seat; the table is told
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.table import commands as c
 from app.table import projection
+from app.table.acks import Joined, Sat, SeatAsked, Unwatched
 from app.table.admission import check_invite
 from app.table.chat import TableChat
 from app.table.clock import Clock
 from app.table.core import TableCore
+from app.table.events import PlayerConnection
 from app.table.preactions import PreActions
 from app.table.seats import Seats
 from app.table.state import Viewer
@@ -32,7 +32,7 @@ class Watching:
         self.preactions = preactions
         self.talk = talk
 
-    async def join(self, command: c.Join) -> dict[str, Any]:
+    async def join(self, command: c.Join) -> Joined:
         """Watch the table: a snapshot (or the missed events) now, every event after."""
         core, viewer, sid = self.core, command.viewer, command.sid
         check_invite(core.state, core.watchers, viewer, command.invite_code)
@@ -50,10 +50,10 @@ class Watching:
         player = core.state.player_of(user_id) if user_id is not None else None
         if player is not None and player.user_id in core.away:
             core.away.discard(player.user_id)
-            core.event({"type": "player_connection", "seat": player.seat, "connected": True})
+            core.event(PlayerConnection(seat=player.seat, connected=True))
             self.clock.player_back(player)
-        return {"table_id": core.id, "seq": core.state.seq,
-                "replayed": None if missed is None else len(missed)}
+        return Joined(table_id=core.id, seq=core.state.seq,
+                      replayed=None if missed is None else len(missed))
 
     def snapshot_to(self, sid: str, user_id: int | None) -> None:
         """Send session ``sid`` (of ``user_id``) the table as they may see it now."""
@@ -64,10 +64,10 @@ class Watching:
     def _watch(self, sid: str, viewer: Viewer | None) -> None:
         self.core.watchers[sid] = viewer.user_id if viewer else None
 
-    async def unwatch(self, command: c.Unwatch) -> dict[str, Any]:
+    async def unwatch(self, command: c.Unwatch) -> Unwatched:
         """Stop watching (a seat, if any, is kept: leave it with ``table:leave``)."""
         self.core.watchers.pop(command.sid, None)
-        return {"table_id": self.core.id}
+        return Unwatched(table_id=self.core.id)
 
     async def disconnected(self, command: c.Disconnected) -> None:
         """A session ended: the seat stays; on the player's turn, a short grace to come
@@ -79,10 +79,10 @@ class Watching:
         player = core.state.player_of(user_id)
         if player is not None:
             core.away.add(user_id)
-            core.event({"type": "player_connection", "seat": player.seat, "connected": False})
+            core.event(PlayerConnection(seat=player.seat, connected=False))
             self.clock.player_away(player)
 
-    async def sit(self, command: c.Sit) -> dict[str, Any]:
+    async def sit(self, command: c.Sit) -> Sat | SeatAsked:
         """Take a seat, buying in from the balance (a bot gives its seat up); a session
         not watching yet starts watching, and gets its snapshot.
 

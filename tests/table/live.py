@@ -29,6 +29,7 @@ from app.db.tables import HandRecord
 from app.poker.cards import Deck
 from app.poker.events import ActionKind
 from app.poker.state import Stakes
+from app.table.acks import Acted, Sat, SeatAsked
 from app.table.commands import Act, Command, Join, Sit
 from app.table.state import TableConfig, TableState, Viewer
 from app.table.store import TableStore
@@ -172,9 +173,9 @@ class LiveTable:
         """Ask the table."""
         return await self.table.ask(command)
 
-    async def sit(self, viewer: Viewer, seat: int, buy_in: int = BUY_IN) -> dict[str, Any]:
+    async def sit(self, viewer: Viewer, seat: int, buy_in: int = BUY_IN) -> Sat | SeatAsked:
         """``viewer`` sits at ``seat`` from their session ``sid_of(viewer)``."""
-        result: dict[str, Any] = await self.ask(Sit(sid_of(viewer), viewer, seat, buy_in))
+        result: Sat | SeatAsked = await self.ask(Sit(sid_of(viewer), viewer, seat, buy_in))
         return result
 
     async def watch(self, viewer: Viewer | None, sid: str) -> None:
@@ -204,11 +205,11 @@ class LiveTable:
         return current.hand.actor if current is not None else None
 
     async def act(self, viewer: Viewer, kind: ActionKind, amount: int | None = None
-                  ) -> dict[str, Any]:
+                  ) -> Acted:
         """``viewer`` acts in the hand in play."""
         current = self.table.state.current
         assert current is not None
-        result: dict[str, Any] = await self.ask(Act(viewer, current.id, kind, amount))
+        result: Acted = await self.ask(Act(viewer, current.id, kind, amount))
         return result
 
     async def check_or_call_down(self, people: dict[int, Viewer]) -> None:

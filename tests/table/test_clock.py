@@ -11,6 +11,7 @@ from app.config import Settings
 from app.db.engine import Database
 from app.poker.events import ActionKind
 from app.poker.preactions import Intent
+from app.table.acks import PreActionPublic
 from app.table.commands import Disconnected, Preact, RunItTwice
 from app.table.state import Viewer
 from tests.conftest import assert_ledger_reconciles
@@ -110,7 +111,7 @@ async def test_a_pre_action_is_taken_when_the_turn_comes(
         current = live.table.state.current
         assert current is not None
         chosen = await live.ask(Preact(people[other], current.id, Intent.CHECK))
-        assert chosen["preaction"] is not None
+        assert chosen.preaction == PreActionPublic(intent="check", amount=None)
         await live.act(people[first], ActionKind.CALL)
         acted = await live.audience.wait_for(lambda: _acted(live, other))
         assert acted[0] == ActionKind.CHECK.value

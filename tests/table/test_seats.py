@@ -10,6 +10,7 @@ import pytest
 from app.config import Settings
 from app.db.engine import Database
 from app.poker.blinds import PlayerStatus
+from app.table.acks import Left, Sat, Standing
 from app.table.commands import Leave, Sit, SitIn, SitOut
 from app.table.errors import AlreadySeated, InvalidBuyIn, SeatTaken
 from tests.conftest import assert_ledger_reconciles
@@ -22,7 +23,7 @@ async def test_sitting_buys_in_from_the_balance_and_a_refused_sit_changes_nothin
     async with live_table(database, table_settings, config()) as live:
         ann, bob = await live.person("Ann"), await live.person("Bob")
         sat = await live.sit(ann, 2, 150)
-        assert sat["balance"] == CREDITS - 150 == await live.balance(ann)
+        assert isinstance(sat, Sat) and sat.balance == CREDITS - 150 == await live.balance(ann)
         assert live.table.state.players[2].stack == 150
         assert [e["seat"] for e in live.audience.events("player_sat")] == [2]
         seq = live.table.state.seq
@@ -45,7 +46,7 @@ async def test_leaving_between_hands_cashes_out_at_once(
         ann = await live.person("Ann")
         await live.sit(ann, 0, 120)
         left = await live.ask(Leave(ann))
-        assert left == {"table_id": live.id, "cashed_out": 120, "at_hand_end": False}
+        assert left == Left(table_id=live.id, cashed_out=120, at_hand_end=False)
         assert live.table.state.players == {}
         assert await live.balance(ann) == CREDITS and await live.escrowed() == 0
     await assert_ledger_reconciles(database_url)
@@ -64,7 +65,7 @@ async def test_leaving_during_a_hand_folds_and_cashes_out_when_it_ends(
         assert actor is not None
         leaver = people[actor]
         left = await live.ask(Leave(leaver))
-        assert left["at_hand_end"] is True and left["cashed_out"] is None
+        assert left == Left(table_id=live.id, cashed_out=None, at_hand_end=True)
         # They are acted for at once (a fold): the hand ends and their seat is freed, in
         # the commit that cashes them out (they are told once it is stored).
         notice = await live.audience.wait_for(lambda: live.cashed_out(leaver))
@@ -85,11 +86,11 @@ async def test_a_player_sits_out_and_in_and_is_dealt_in_again(
         ann, bob = await live.person("Ann"), await live.person("Bob")
         await live.sit(ann, 0)
         out = await live.ask(SitOut(ann))
-        assert out["status"] == PlayerStatus.SITTING_OUT.value
+        assert out == Standing(table_id=live.id, status=PlayerStatus.SITTING_OUT.value)
         await live.sit(bob, 1)
         assert live.table.state.current is None  # one player ready: no hand
         back = await live.ask(SitIn(ann))
-        assert back["status"] == PlayerStatus.WAITING.value
+        assert back == Standing(table_id=live.id, status=PlayerStatus.WAITING.value)
         await live.hand_started()
         kinds = [e["type"] for e in live.audience.events()]
         assert kinds.index("player_sat_out") < kinds.index("player_sat_in") < kinds.index(

@@ -9,6 +9,7 @@ import pytest
 from app.config import Settings
 from app.db.engine import Database
 from app.poker.events import ActionKind
+from app.table.acks import Closed
 from app.table.commands import Close, Join, RemoveUser
 from app.table.errors import TableClosed
 from app.table.state import TableState
@@ -29,7 +30,7 @@ async def test_closing_mid_hand_voids_it_and_pays_everyone_their_starting_stack(
         assert actor is not None
         await live.act({0: ann, 1: bob}[actor], ActionKind.RAISE, 10)
         closed = await live.ask(Close("closing for the night"))
-        assert closed == {"table_id": live.id, "paid_out": 2 * BUY_IN}
+        assert closed == Closed(table_id=live.id, paid_out=2 * BUY_IN)
         assert [e["reason"] for e in live.audience.events("hand_voided")] == [
             "the table closed"]
         assert live.audience.events("table_closed")[0]["reason"] == "closing for the night"

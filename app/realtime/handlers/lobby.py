@@ -7,6 +7,7 @@ from app.realtime import schemas
 from app.realtime.connections import LOBBY_ROOM
 from app.realtime.dispatch import Result
 from app.realtime.server import Realtime
+from app.table.acks import Closed, Sat, SeatAsked
 from app.table.state import Viewer
 
 
@@ -31,11 +32,11 @@ def register(realtime: Realtime) -> None:
                 "invite_code": table.state.config.invite_code}
 
     @on("table:quick-seat", schemas.QuickSeat)
-    async def quick_seat(sid: str, viewer: Viewer, data: schemas.QuickSeat) -> Result:
+    async def quick_seat(sid: str, viewer: Viewer, data: schemas.QuickSeat) -> Sat | SeatAsked:
         return await lobby.quick_seat(sid, viewer, data)
 
     @on("table:close", schemas.TableRef, table=True)
-    async def close(sid: str, viewer: Viewer, data: schemas.TableRef) -> Result:
+    async def close(sid: str, viewer: Viewer, data: schemas.TableRef) -> Closed:
         return await lobby.close(viewer, data.table_id)
 
     @on("lobby:mine", schemas.LobbyMine)

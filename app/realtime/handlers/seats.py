@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from app.realtime import schemas
-from app.realtime.dispatch import Result
+from app.realtime.dispatch import Answer, Result
 from app.realtime.server import Realtime
+from app.table.acks import Joined, Preferred, Said, Sat, SeatAsked, ToppedUp, Unwatched
 from app.table.commands import (
     Chat,
     Command,
@@ -31,31 +32,31 @@ def register(realtime: Realtime) -> None:
     keeper = realtime.chat
 
     @on("table:join", schemas.TableJoin, login=False, table=True)
-    async def join(sid: str, viewer: Viewer, data: schemas.TableJoin) -> Result:
+    async def join(sid: str, viewer: Viewer, data: schemas.TableJoin) -> Joined:
         table = tables.get(data.table_id)
         if viewer is not None:  # whom they ignore, before the snapshot's chat is chosen
             await keeper.ready(viewer.user_id)
-        result: Result = await table.ask(Join(sid, viewer, data.invite_code, data.since_seq))
+        result: Joined = await table.ask(Join(sid, viewer, data.invite_code, data.since_seq))
         await realtime.watchers.watching(sid, table.id)
         return result
 
     @on("table:unwatch", schemas.TableRef, login=False, table=True)
-    async def unwatch(sid: str, viewer: Viewer, data: schemas.TableRef) -> Result:
+    async def unwatch(sid: str, viewer: Viewer, data: schemas.TableRef) -> Unwatched:
         table = tables.get(data.table_id)
         await realtime.watchers.unwatching(sid, table.id)
-        result: Result = await table.ask(Unwatch(sid))
+        result: Unwatched = await table.ask(Unwatch(sid))
         return result
 
     @on("table:sit", schemas.TableSit, table=True)
-    async def sit(sid: str, viewer: Viewer, data: schemas.TableSit) -> Result:
+    async def sit(sid: str, viewer: Viewer, data: schemas.TableSit) -> Sat | SeatAsked:
         table = tables.get(data.table_id)
         return await realtime.seating.sit(sid, viewer, table, data.seat, data.buy_in,
                                           data.invite_code)
 
     def simple(event: str, request: Callable[[Viewer], Command]) -> None:
-        async def handle(sid: str, viewer: Viewer, data: schemas.TableRef) -> Result:
+        async def handle(sid: str, viewer: Viewer, data: schemas.TableRef) -> Answer:
             table = tables.get(data.table_id)
-            result: Result = await table.ask(request(viewer))
+            result: Answer = await table.ask(request(viewer))
             return result
 
         on(event, schemas.TableRef, table=True)(handle)
@@ -67,22 +68,23 @@ def register(realtime: Realtime) -> None:
     simple("table:unwait", Unwait)
 
     @on("table:top-up", schemas.TableTopUp, table=True)
-    async def top_up(sid: str, viewer: Viewer, data: schemas.TableTopUp) -> Result:
+    async def top_up(sid: str, viewer: Viewer, data: schemas.TableTopUp) -> ToppedUp:
         table = tables.get(data.table_id)
-        result: Result = await table.ask(TopUp(viewer, data.amount))
+        result: ToppedUp = await table.ask(TopUp(viewer, data.amount))
         return result
 
     @on("table:preferences", schemas.TablePreferences, table=True)
-    async def preferences(sid: str, viewer: Viewer, data: schemas.TablePreferences) -> Result:
+    async def preferences(sid: str, viewer: Viewer, data: schemas.TablePreferences
+                          ) -> Preferred:
         table = tables.get(data.table_id)
-        result: Result = await table.ask(Preferences(viewer, data.changes()))
+        result: Preferred = await table.ask(Preferences(viewer, data.changes()))
         return result
 
     @on("table:chat", schemas.TableChat, table=True)
-    async def chat(sid: str, viewer: Viewer, data: schemas.TableChat) -> Result:
+    async def chat(sid: str, viewer: Viewer, data: schemas.TableChat) -> Said:
         table = tables.get(data.table_id)
         await keeper.ready(viewer.user_id)  # a mute read once, not per line
-        result: Result = await table.ask(Chat(viewer, data.text))
+        result: Said = await table.ask(Chat(viewer, data.text))
         return result
 
     @on("table:report", schemas.TableReport, table=True)
