@@ -55,7 +55,10 @@ async def collector(connections: Connections) -> AsyncIterator[None]:
 
 
 async def until(condition: Callable[[], bool]) -> None:
-    for _ in range(500):
+    # Up to 30 s: on a loaded machine the collector's turns come late, and a full
+    # collection of a test process that ran many tests takes a while.
+    deadline = asyncio.get_running_loop().time() + 30
+    while asyncio.get_running_loop().time() < deadline:
         if condition():
             return
         await asyncio.sleep(0.01)
