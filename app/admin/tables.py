@@ -25,6 +25,7 @@ from app.hands.schemas import (
     TableClosed,
     TableCloseRequest,
 )
+from app.hosting.errors import TableNotFound, moving
 from app.hosting.host import TableHost
 from app.realtime.server import Realtime
 from app.table.table import Table
@@ -117,7 +118,13 @@ async def close_table(
         result = await close_here(tables, payload)
     else:
         assert tables.owners.peers is not None  # another owner: there are other processes
-        result = await tables.owners.peers.ask(owner, CLOSE_EVENT, payload)
+        try:
+            result = await tables.owners.peers.ask(owner, CLOSE_EVENT, payload)
+        except TableNotFound:
+            # The owner this process had cached let the table go meanwhile (a move): the
+            # admin asks again, and the table's new owner answers.
+            tables.owners.drop(table_id)
+            raise moving(table_id) from None
     record(session, admin, "close_table", None, table_id=table_id, reason=data.reason,
            paid_out=result["paid_out"])
     await session.commit()
