@@ -25,8 +25,8 @@ from app.hands.schemas import (
     TableClosed,
     TableCloseRequest,
 )
-from app.hosting.errors import TableNotFound, moving
 from app.hosting.host import TableHost
+from app.realtime.dispatch import ack
 from app.realtime.server import Realtime
 from app.table.table import Table
 
@@ -92,7 +92,7 @@ async def close_here(tables: TableHost, payload: dict[str, Any]) -> dict[str, An
             "tables: cancel or finish the tournament instead", table_id=table_id,
             tournament_id=tournament)
     closed = await tables.close(table_id, str(payload["reason"]))
-    return {"ok": True, **closed.model_dump(mode="json")}
+    return ack(closed)
 
 
 @router.get("/tables")
@@ -117,14 +117,7 @@ async def close_table(
     if owner is None:
         result = await close_here(tables, payload)
     else:
-        assert tables.owners.peers is not None  # another owner: there are other processes
-        try:
-            result = await tables.owners.peers.ask(owner, CLOSE_EVENT, payload)
-        except TableNotFound:
-            # The owner this process had cached let the table go meanwhile (a move): the
-            # admin asks again, and the table's new owner answers.
-            tables.owners.drop(table_id)
-            raise moving(table_id) from None
+        result = await tables.owners.ask_owner(owner, table_id, CLOSE_EVENT, payload)
     record(session, admin, "close_table", None, table_id=table_id, reason=data.reason,
            paid_out=result["paid_out"])
     await session.commit()

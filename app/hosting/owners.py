@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.hosting.errors import TablesElsewhere, moving
+from app.hosting.errors import TableNotFound, TablesElsewhere, moving
 from app.hosting.ownership import Ownership
 from app.hosting.ports import Peers
 
@@ -95,6 +95,19 @@ class Owners:
             raise TablesElsewhere("the server running the tournaments is changing: try "
                                   "again", retry_after=2)
         return director
+
+    async def ask_owner(self, owner: str, table_id: str, event: str,
+                        payload: dict[str, Any]) -> dict[str, Any]:
+        """Run an ``internal:*`` request about a table on ``owner``, its process as
+        :meth:`owner` found it. An owner that let the table go meanwhile (a move) answers
+        ``table_not_found``: that owner is forgotten here, and the caller is told to ask
+        again (``table_moved``), when the table's new owner answers."""
+        assert self.peers is not None  # an owner elsewhere: there are other processes
+        try:
+            return await self.peers.ask(owner, event, payload)
+        except TableNotFound:
+            self.drop(table_id)
+            raise moving(table_id) from None
 
     async def ask_every_process(self, event: str, payload: dict[str, Any]
                                 ) -> list[dict[str, Any]]:

@@ -21,7 +21,7 @@ from app.text import bounded
 TableId = Annotated[str, Field(min_length=1, max_length=32, description="The table's id")]
 Seconds = Annotated[float, Field(ge=0, le=600)]
 Chips = Annotated[int, Field(gt=0, le=10**12)]
-# The timing profiles a table can be opened with (app.table.clock.TIMING_PROFILES).
+# The timing profiles a table can be opened with (app.table.time_bank.TIMING_PROFILES).
 TimingName = Literal["fast", "normal", "slow"]
 # The games a table deals (app.poker.state.Game's values).
 GameName = Literal["nlhe", "flhe", "plhe", "plo", "plo5"]

@@ -46,13 +46,12 @@ class TableChat:
         if not cleaned:
             raise InvalidPayload("say something", problems=[])
         shown = safety.filter.mask(cleaned)
-        line = {"player": person_of(viewer).public(), "text": shown, "at": now}
-        core.state.add_chat(line)
+        said = ChatSaid(player=person_of(viewer).record(), text=shown, at=now)
+        core.state.add_chat(said.model_dump(mode="json", exclude={"type"}))
         core.touch()
         # Those who ignore the speaker get the same seq without the line (no gap to
         # resync over, and neither speaker nor text).
         ignorers = safety.ignorers_of(viewer.public_id)
-        said = ChatSaid(player=person_of(viewer).record(), text=shown, at=now)
         seq = core.event(said, instead=(ignorers, ChatWithheld()) if ignorers else None)
         safety.said(SaidLine(core.id, viewer.user_id, cleaned, shown, now))
         return Said(table_id=core.id, seq=seq)

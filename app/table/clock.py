@@ -158,10 +158,8 @@ class Clock:
     def stop(self, player: Player) -> None:
         """``player`` acted: their turn is over (what they used of their time bank is
         gone)."""
-        turn = self.turn
-        if turn is not None and turn.banking:
-            used = self.core.now() - turn.bank_started
-            player.time_bank = max(0.0, player.time_bank - used)
+        if self.turn is not None:
+            _spend_bank(self.turn, player, self.core.now())
         self.end_turn()
 
     def end_turn(self) -> None:
@@ -306,9 +304,8 @@ class Clock:
         if turn is None or turn.seat != player.seat or turn.showdown or turn.grace:
             return
         now = self.core.now()
-        if turn.banking:
-            player.time_bank = max(0.0, player.time_bank - (now - turn.bank_started))
-            turn.banking = False
+        _spend_bank(turn, player, now)
+        turn.banking = False
         turn.deadline = min(turn.deadline, now + _grace(self.core))
         turn.grace = True
         self._announce(turn)
@@ -371,3 +368,10 @@ class Clock:
             return
         self.turn = None
         await self.hands.progress(events)
+
+
+def _spend_bank(turn: Turn, player: Player, now: float) -> None:
+    """Take what ``player`` used of their time bank on ``turn`` until ``now``, if the
+    turn had reached the bank."""
+    if turn.banking:
+        player.time_bank = max(0.0, player.time_bank - (now - turn.bank_started))

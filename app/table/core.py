@@ -6,7 +6,7 @@ clock, settlement, the table's requests) works on a :class:`TableCore`, never on
 other's internals, so they stack in one direction: core, then waiting list and bots,
 then seats, clock, settlement and dealing, then :class:`~app.table.table.Table`. The
 one call back up, going on after an outage or a restore, goes to the
-:class:`Resumable` the core is built with.
+:class:`~app.table.outage.Resumable` the core is built with.
 
 Three rules keep chips and what clients see honest:
 
@@ -41,7 +41,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from random import Random
-from typing import Any, Protocol
+from typing import Any
 
 from app.accounts.ratelimit import RateLimiter
 from app.chat.safety import ChatSafety
@@ -55,7 +55,7 @@ from app.table.actor import Mailbox
 from app.table.broadcast import Audience, Broadcaster
 from app.table.errors import InternalError, NotSeated, TableMoved
 from app.table.events import PlayerLeft, PlayerSat, TableClosed, TableEventRecord, payload
-from app.table.outage import Outage, cannot_store
+from app.table.outage import Outage, Resumable, cannot_store
 from app.table.state import Person, Player, TableState, Viewer
 from app.table.store import Movement, TableStore, Transfer
 
@@ -95,18 +95,6 @@ async def _refused() -> bool:
     return False
 
 
-class Resumable(Protocol):
-    """What the core asks of the table above it to go on from its stored state."""
-
-    def rearm(self) -> None:
-        """Set every clock and timer again from the state (after a failed write, or
-        once the database answers again)."""
-
-    async def reload(self, stored: dict[str, Any]) -> None:
-        """Go on from ``stored``, what the database holds of the table but the table did
-        not know it stored (a chip commit whose answer was lost), as a restart does."""
-
-
 def person_of(viewer: Viewer) -> Person:
     """How a connected user appears at a table."""
     return Person(viewer.user_id, viewer.public_id, viewer.name)
@@ -139,8 +127,8 @@ class TableCore:
         # the memory): what a failed write goes back to.
         self._saved = self._encoded()
         self.outage = Outage(table_id, store=services.store, mailbox=self.mailbox,
-                             saved=self._saved_state, rearm=resumable.rearm,
-                             reload=resumable.reload, closed=self._closed_meanwhile)
+                             saved=self._saved_state, resumable=resumable,
+                             closed=self._closed_meanwhile)
         # What the lobby was last told about the table (see _listing_changed).
         self._listed: tuple[Any, ...] | None = None
         self._leaving: asyncio.Future[None] | None = None

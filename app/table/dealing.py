@@ -40,7 +40,7 @@ from app.table.assigned import TournamentHands
 from app.table.bots import BotSeats
 from app.table.clock import Clock, absent
 from app.table.core import TableCore
-from app.table.errors import DuplicateAction, StaleAction
+from app.table.errors import DuplicateAction
 from app.table.events import HandStarted, SeatStack
 from app.table.preactions import PreActions
 from app.table.seats import Seats
@@ -192,9 +192,7 @@ class Dealing:
         """A player's action, checked by the engine; out-of-turn, stale or repeated ones fail."""
         viewer, hand_id = command.viewer, command.hand_id
         player = self.core.player_for(viewer)
-        current = self.state.current
-        if current is None or current.id != hand_id:
-            raise StaleAction("that hand is over", hand_id=current.id if current else None)
+        current = self.state.hand_in_play(hand_id)
         key = (hand_id, command.type.value, command.amount)
         if current.hand.actor != player.seat and self._last_action.get(viewer.user_id) == key:
             raise DuplicateAction("that action was already taken")
@@ -220,10 +218,7 @@ class Dealing:
     async def run_it_twice(self, command: c.RunItTwice) -> Acted:
         """A contender's answer to the run-it-twice question, checked by the engine."""
         player = self.core.player_for(command.viewer)
-        current = self.state.current
-        if current is None or current.id != command.hand_id:
-            raise StaleAction("that hand is over", hand_id=current.id if current else None)
-        hand = current.hand
+        hand = self.state.hand_in_play(command.hand_id).hand
         events = hand.run_twice(player.seat) if command.agree else hand.run_once(player.seat)
         player.timeouts = 0
         await self.progress(events)

@@ -78,15 +78,10 @@ class HostControls:
 
     # ---- who may ---------------------------------------------------------------
 
-    def is_host(self, viewer: Viewer) -> bool:
-        """Whether ``viewer`` hosts this table."""
-        host = self.state.config.host
-        return host is not None and host.user_id == viewer.user_id
-
     def _check_host(self, viewer: Viewer) -> None:
         if self.state.config.tournament is not None:
             raise NotHost("a tournament runs this table: it has no host controls")
-        if not (self.is_host(viewer) or viewer.is_admin):
+        if not (self.state.config.hosted_by(viewer.user_id) or viewer.is_admin):
             raise NotHost("only the table's host can do that")
 
     def _applied(self, viewer: Viewer, action: str, reason: str, **details: Any

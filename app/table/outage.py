@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 from app.db.engine import StorageUnavailable
 from app.errors import ServiceUnavailable
@@ -42,23 +42,33 @@ def cannot_store() -> ServiceUnavailable:
                               "try again in a few seconds", retry_after=5)
 
 
+class Resumable(Protocol):
+    """What the core asks of the table above it to go on from its stored state."""
+
+    def rearm(self) -> None:
+        """Set every clock and timer again from the state (after a failed write, or
+        once the database answers again)."""
+
+    async def reload(self, stored: dict[str, Any]) -> None:
+        """Go on from ``stored``, what the database holds of the table but the table did
+        not know it stored (a chip commit whose answer was lost), as a restart does."""
+
+
 class Outage:
     """The outage state machine of one table: available, unavailable (probing), unsure."""
 
     def __init__(self, table_id: str, *, store: TableStore, mailbox: Mailbox,
-                 saved: Callable[[], dict[str, Any]], rearm: Callable[[], None],
-                 reload: Callable[[dict[str, Any]], Awaitable[None]],
+                 saved: Callable[[], dict[str, Any]], resumable: Resumable,
                  closed: Callable[[], Awaitable[None]]) -> None:
         """The outage of the table ``table_id``, stored in ``store``, run on ``mailbox``;
-        ``saved()``: the state it last stored; once the database answers, ``rearm()``
-        sets its clocks again, ``reload(stored)`` goes on from a stored state it did not
-        know it stored, ``closed()`` ends a table whose close was stored after all."""
+        ``saved()``: the state it last stored; once the database answers, the table
+        (``resumable``) sets its clocks again, or goes on from a stored state it did not
+        know it stored; ``closed()`` ends a table whose close was stored after all."""
         self.table_id = table_id
         self._store = store
         self._mailbox = mailbox
         self._saved = saved
-        self._rearm = rearm
-        self._reload = reload
+        self._resumable = resumable
         self._closed = closed
         self.unavailable = False
         # A chip commit failed as unreachable: whether the database committed it is
@@ -111,11 +121,11 @@ class Outage:
             if TableState.from_dict(record.state).to_dict() != self._saved():
                 log.warning("table %s: its last chip commit was stored although it seemed "
                             "to fail; going on from the stored state", self.table_id)
-                await self._reload(record.state)
+                await self._resumable.reload(record.state)
                 return
         self.unavailable = False
         log.info("table %s: the database answers again; resuming", self.table_id)
-        self._rearm()
+        self._resumable.rearm()
 
     def end(self) -> None:
         """The outage is over without probing further (the close was stored after all)."""

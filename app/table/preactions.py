@@ -37,9 +37,9 @@ class PreActions:
         bound to the bet they face now; only its owner hears of it."""
         hand_id, intent, amount = command.hand_id, command.intent, command.amount
         player = self.core.player_for(command.viewer)
-        current = self.core.state.current
-        if current is None or current.id != hand_id or current.hand.is_complete:
-            raise StaleAction("that hand is over", hand_id=current.id if current else None)
+        current = self.core.state.hand_in_play(hand_id)
+        if current.hand.is_complete:
+            raise StaleAction("that hand is over", hand_id=current.id)
         seat = player.seat
         if intent is None:
             if current.preactions.pop(seat, None) is not None:

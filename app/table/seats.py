@@ -167,8 +167,8 @@ class Seats:
     def _needs_approval(self, viewer: Viewer) -> bool:
         """Whether ``viewer``'s ``table:sit`` becomes a request to the host."""
         desk, config = self.state.desk, self.state.config
-        hosts = config.host is not None and config.host.user_id == viewer.user_id
-        return desk.approval and config.private and not hosts and not viewer.is_admin
+        return (desk.approval and config.private and not config.hosted_by(viewer.user_id)
+                and not viewer.is_admin)
 
     def _request_seat(self, viewer: Viewer, seat: int, buy_in: int) -> SeatAsked:
         """Queue ``viewer``'s seat request for the host (a new one replaces theirs)."""
@@ -188,8 +188,9 @@ class Seats:
         table: sit out, and be blinded away until you come back)."""
         viewer = command.viewer
         if self.state.config.tournament is not None:
-            sat_out = await self.sit_out_asked(c.SitOut(viewer))
-            return LeftSittingOut(table_id=self.core.id, status=sat_out.status)
+            player = self.core.player_for(viewer)
+            self.sit_out(player)
+            return LeftSittingOut(table_id=self.core.id, status=player.status.value)
         claim = self.state.claim_of(viewer.user_id)
         if claim is not None and claim.successor is not None:
             refund = claim.successor.buy_in

@@ -22,6 +22,7 @@ from app.poker.preactions import PreAction
 from app.poker.rake import RakeRule
 from app.poker.state import Game, Stakes
 from app.poker.tendencies import Tendencies, observe
+from app.table.errors import StaleAction
 from app.table.events import PlayerPublic
 from app.table.host_desk import HostDesk
 
@@ -64,6 +65,10 @@ class TableConfig:
     rake: RakeRule | None = None
     # How long a player disconnected on their turn has to come back (None: the server's).
     disconnect_grace_seconds: float | None = None
+
+    def hosted_by(self, user_id: int) -> bool:
+        """Whether the account ``user_id`` hosts this table."""
+        return self.host is not None and self.host.user_id == user_id
 
     def grace(self, server: float) -> float:
         """The disconnect grace at this table: its own, else the server's ``server``."""
@@ -330,6 +335,13 @@ class TableState:
     def player_of(self, user_id: int) -> Player | None:
         """The seat a person sits in, if any."""
         return next((p for p in self.players.values() if p.user_id == user_id), None)
+
+    def hand_in_play(self, hand_id: str) -> HandInPlay:
+        """The hand in play, if it is ``hand_id``; else :class:`StaleAction`."""
+        current = self.current
+        if current is None or current.id != hand_id:
+            raise StaleAction("that hand is over", hand_id=current.id if current else None)
+        return current
 
     def claim_of(self, user_id: int) -> Player | None:
         """The bot seat a person bought in for and takes over after this hand, if any."""

@@ -199,7 +199,7 @@ class Table:
         self.hosting.rearm()
 
     def rearm(self) -> None:
-        """Set every timer again from the state (see :class:`~app.table.core.Resumable`):
+        """Set every timer again from the state (see :class:`~app.table.outage.Resumable`):
         the seat offered, the player to act, sitting-out limits, away seats."""
         self.waiting.rearm()
         self.dealing.rearm()

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Iterable, Sequence
 
 from app.poker.cards import FULL_DECK, Card, Deck, parse_cards
 
@@ -25,3 +26,23 @@ def stacked_deck(holes: Sequence[str], board: str = "") -> Deck:
     for street in (board_cards[:3], board_cards[3:4], board_cards[4:5]):
         order += [next(spare), *street]
     return Deck(order + list(spare))
+
+
+class Decks:
+    """The deck source of the tables: stacked decks first, then the tables' fair shuffle."""
+
+    def __init__(self) -> None:
+        self.queue: deque[Deck] = deque()
+
+    def stack(self, holes: Iterable[str], board: str = "") -> None:
+        """Deal these hole cards (from the left of the button) and board in the next hand."""
+        self.queue.append(stacked_deck(list(holes), board))
+
+    def stack_seats(self, holes: dict[int, str], board: str = "", *, button: int = 0) -> None:
+        """Deal ``holes[seat]`` to each seat (the button given) and ``board`` next hand."""
+        order = sorted(holes, key=lambda seat: (seat <= button, seat))
+        self.stack([holes[seat] for seat in order], board)
+
+    def __call__(self) -> Deck | None:
+        """The next stacked deck, or None: the table shuffles fairly."""
+        return self.queue.popleft() if self.queue else None

@@ -11,8 +11,7 @@ import asyncio
 import dataclasses
 import os
 import uuid
-from collections import deque
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any, cast
 
@@ -27,12 +26,11 @@ from app.config import RateLimit, Settings
 from app.db.engine import Database
 from app.db.models import User
 from app.main import create_app
-from app.poker.cards import Deck
 from app.protocol import SERVER_EVENTS
 from app.realtime.server import Realtime
 from app.serving import uvicorn_config
 from tests.conftest import Accounts, Mailbox, Player, assert_ledger_reconciles, free_port
-from tests.poker.stacked_decks import stacked_deck
+from tests.poker.stacked_decks import Decks
 
 WAIT_SECONDS = 10.0
 DOCUMENTED: dict[str, type[BaseModel]] = dict(SERVER_EVENTS)
@@ -67,26 +65,6 @@ def realtime_settings(settings: Settings, **changes: Any) -> Settings:
     }
     values.update(changes)
     return dataclasses.replace(settings, **values)
-
-
-class Decks:
-    """The deck source of the tables: stacked decks first, then the tables' fair shuffle."""
-
-    def __init__(self) -> None:
-        self.queue: deque[Deck] = deque()
-
-    def stack(self, holes: Iterable[str], board: str = "") -> None:
-        """Deal these hole cards (from the left of the button) and board in the next hand."""
-        self.queue.append(stacked_deck(list(holes), board))
-
-    def stack_seats(self, holes: dict[int, str], board: str = "", *, button: int = 0) -> None:
-        """Deal ``holes[seat]`` to each seat (the button given) and ``board`` next hand."""
-        order = sorted(holes, key=lambda seat: (seat <= button, seat))
-        self.stack([holes[seat] for seat in order], board)
-
-    def __call__(self) -> Deck | None:
-        """The next stacked deck, or None: the table shuffles fairly."""
-        return self.queue.popleft() if self.queue else None
 
 
 class LiveServer:

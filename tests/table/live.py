@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import itertools
-from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -26,7 +25,6 @@ from app.db import ledger
 from app.db.engine import Database
 from app.db.models import LedgerReason, Role, User
 from app.db.tables import HandRecord
-from app.poker.cards import Deck
 from app.poker.events import ActionKind
 from app.poker.state import Stakes
 from app.table.acks import Acted, Sat, SeatAsked
@@ -35,7 +33,7 @@ from app.table.state import TableConfig, TableState, Viewer
 from app.table.store import TableStore
 from app.table.table import Table, TableServices
 from app.table.time_bank import TimeBank
-from tests.poker.stacked_decks import stacked_deck
+from tests.poker.stacked_decks import Decks
 
 BUY_IN = 200
 CREDITS = 1_000
@@ -106,20 +104,6 @@ class RecordingAudience:
         return result
 
 
-class Decks:
-    """Stacked decks for the next hands, then (none left) the fair shuffle."""
-
-    def __init__(self) -> None:
-        self.queue: deque[Deck] = deque()
-
-    def stack(self, holes: Iterable[str], board: str = "") -> None:
-        """Deal these hole cards (from the left of the button) and board next."""
-        self.queue.append(stacked_deck(list(holes), board))
-
-    def __call__(self) -> Deck | None:
-        return self.queue.popleft() if self.queue else None
-
-
 def quick(settings: Settings) -> Settings:
     """``settings`` with the table's delays made tiny (each test lengthens what it waits
     on)."""
@@ -188,6 +172,15 @@ class LiveTable:
         hand_id = await self.hand_started(1)
         self.table.drain()
         return hand_id
+
+    async def heads_up(self, *, drain: bool = False) -> tuple[Viewer, Viewer, str]:
+        """Ann at seat 0 and Bob at seat 1, and the first hand's id once it is dealt
+        (``drain``: no other is dealt after it, as :meth:`only_hand`)."""
+        ann, bob = await self.person("Ann"), await self.person("Bob")
+        await self.sit(ann, 0)
+        await self.sit(bob, 1)
+        hand_id = await (self.only_hand() if drain else self.hand_started())
+        return ann, bob, hand_id
 
     async def hand_started(self, number: int = 1) -> str:
         """The id of hand ``number``, once it is dealt and its start was sent (so stored)."""

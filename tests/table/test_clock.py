@@ -25,10 +25,7 @@ def _acted(live: LiveTable, seat: int) -> list[str]:
 async def _heads_up(live: LiveTable) -> tuple[dict[int, Viewer], int, int]:
     """Two people seated and one hand dealt (no other after it): the people by seat, the
     first to act and the other."""
-    ann, bob = await live.person("Ann"), await live.person("Bob")
-    await live.sit(ann, 0)
-    await live.sit(bob, 1)
-    await live.only_hand()
+    ann, bob, _ = await live.heads_up(drain=True)
     first = live.actor()
     assert first is not None
     return {0: ann, 1: bob}, first, 1 - first

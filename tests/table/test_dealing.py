@@ -49,10 +49,7 @@ async def test_an_action_out_of_turn_stale_or_repeated_is_refused_and_changes_no
     database: Database, table_settings: Settings,
 ) -> None:
     async with live_table(database, table_settings, config()) as live:
-        ann, bob = await live.person("Ann"), await live.person("Bob")
-        await live.sit(ann, 0)
-        await live.sit(bob, 1)
-        hand_id = await live.hand_started()
+        ann, bob, hand_id = await live.heads_up()
         people = {0: ann, 1: bob}
         actor = live.actor()
         assert actor is not None
@@ -109,10 +106,7 @@ async def test_the_next_hand_is_dealt_after_one_ends(
     database: Database, database_url: str, table_settings: Settings,
 ) -> None:
     async with live_table(database, table_settings, config()) as live:
-        ann, bob = await live.person("Ann"), await live.person("Bob")
-        await live.sit(ann, 0)
-        await live.sit(bob, 1)
-        await live.hand_started(1)
+        ann, bob, _ = await live.heads_up()
         await live.check_or_call_down({0: ann, 1: bob})
         await live.hand_started(2)
         assert live.table.state.button != live.audience.events("hand_started")[0]["button"]

@@ -56,10 +56,7 @@ async def test_leaving_during_a_hand_folds_and_cashes_out_when_it_ends(
     database: Database, database_url: str, table_settings: Settings,
 ) -> None:
     async with live_table(database, table_settings, config()) as live:
-        ann, bob = await live.person("Ann"), await live.person("Bob")
-        await live.sit(ann, 0)
-        await live.sit(bob, 1)
-        await live.hand_started()
+        ann, bob, _ = await live.heads_up()
         actor = live.actor()
         people = {0: ann, 1: bob}
         assert actor is not None
@@ -115,10 +112,7 @@ async def test_two_time_outs_in_a_row_sit_a_player_out(
     database: Database, table_settings: Settings,
 ) -> None:
     async with live_table(database, table_settings, config(action_seconds=0.05)) as live:
-        ann, bob = await live.person("Ann"), await live.person("Bob")
-        await live.sit(ann, 0)
-        await live.sit(bob, 1)
-        await live.hand_started()
+        await live.heads_up()
         await live.audience.wait_for(lambda: live.audience.events("player_sat_out"))
         seat = live.audience.events("player_sat_out")[0]["seat"]
         timed_out = [e["seat"] for e in live.audience.events("player_timed_out")]

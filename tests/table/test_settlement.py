@@ -22,10 +22,7 @@ async def test_closing_mid_hand_voids_it_and_pays_everyone_their_starting_stack(
     database: Database, database_url: str, table_settings: Settings,
 ) -> None:
     async with live_table(database, table_settings, config()) as live:
-        ann, bob = await live.person("Ann"), await live.person("Bob")
-        await live.sit(ann, 0)
-        await live.sit(bob, 1)
-        await live.hand_started()
+        ann, bob, _ = await live.heads_up()
         actor = live.actor()
         assert actor is not None
         await live.act({0: ann, 1: bob}[actor], ActionKind.RAISE, 10)
@@ -46,10 +43,7 @@ async def test_a_player_taken_away_at_once_is_paid_their_chips_behind_and_folds(
     database: Database, database_url: str, table_settings: Settings,
 ) -> None:
     async with live_table(database, table_settings, config()) as live:
-        ann, bob = await live.person("Ann"), await live.person("Bob")
-        await live.sit(ann, 0)
-        await live.sit(bob, 1)
-        await live.hand_started()
+        ann, _, _ = await live.heads_up()
         blinds = {p.seat: BUY_IN - s.stack for p in live.table.state.players.values()
                   for s in [live.table.state.current.hand.seat(p.seat)]}  # type: ignore[union-attr]
         await live.ask(RemoveUser(ann.user_id, at_once=True))
@@ -66,10 +60,7 @@ async def test_a_table_restored_with_a_hand_in_play_goes_on_with_it(
     database: Database, database_url: str, table_settings: Settings,
 ) -> None:
     async with live_table(database, table_settings, config()) as live:
-        ann, bob = await live.person("Ann"), await live.person("Bob")
-        await live.sit(ann, 0)
-        await live.sit(bob, 1)
-        hand_id = await live.hand_started()
+        ann, _, hand_id = await live.heads_up()
         actor = live.actor()
         await live.table.stop()
         stored = await live.stored_state()
