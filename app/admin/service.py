@@ -33,12 +33,14 @@ from app.text import skeleton
 
 
 def record(
-    session: AsyncSession, admin: User, action: str, target: User | None, **details: Any
+    session: AsyncSession, admin: User | int, action: str, target: User | None,
+    **details: Any,
 ) -> None:
-    """Add an audit log entry to the current transaction."""
+    """Add an audit log entry to the current transaction (``admin``: the admin, or their
+    id)."""
     session.add(
         AuditLogEntry(
-            admin_id=admin.id,
+            admin_id=admin if isinstance(admin, int) else admin.id,
             action=action,
             target_user_id=target.id if target else None,
             details=details,

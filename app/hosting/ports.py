@@ -2,17 +2,21 @@
 
 :class:`Peers` is the other server processes (:class:`app.realtime.cluster.Cluster`
 with ``REDIS_URL``; None alone); :class:`Directed` is the work only the tournaments'
-director runs (and the restored tables it runs); :data:`LobbyNotice` tells the lobby's
-watchers a listing changed.
+director runs (and the restored tables it runs); :class:`Ticker` is such work
+taken a step at a time; :data:`LobbyNotice` tells the lobby's watchers a listing changed.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, runtime_checkable
 
 from app.table.assigned import TournamentHands
 from app.table.state import TableConfig
+
+log = logging.getLogger(__name__)
 
 # Tell everyone watching the lobby: (event, body).
 LobbyNotice = Callable[[str, dict[str, Any]], Awaitable[None]]
@@ -106,3 +110,43 @@ class DirectedWork:
                     hands := part.attach(table_id, config)) is not None:
                 return hands
         return None
+
+
+class Ticker:
+    """Directed work that takes a step every ``tick_seconds`` while this process directs
+    (the tournaments' clocks, the schedules); a step that fails is logged and the next
+    one comes as usual. A subclass says what a step does (:meth:`step`), and what it
+    loads first (:meth:`resume`) if anything."""
+
+    # What the logs and the task call it.
+    name = "ticker"
+
+    def __init__(self, *, tick_seconds: float) -> None:
+        self.tick_seconds = tick_seconds
+        self._task: asyncio.Task[None] | None = None
+
+    async def resume(self) -> None:
+        """Load what is stored (nothing, unless a subclass says so)."""
+
+    def start(self) -> None:
+        """Step every ``tick_seconds`` from now on."""
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name=self.name)
+
+    async def stop(self) -> None:
+        """Step no more (what a step stored stays)."""
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+    async def step(self) -> Any:
+        """One step."""
+        raise NotImplementedError
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self.step()
+            except Exception:
+                log.exception("%s failed; trying again", self.name)
+            await asyncio.sleep(self.tick_seconds)

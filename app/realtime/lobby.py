@@ -229,10 +229,8 @@ def with_timing(data: TableCreate) -> TableCreate:
     if data.timing is None:
         return data
     profile = TIMING_PROFILES[data.timing].public()
-    given = data.model_dump(exclude_unset=True)
-    settings = {k: v for k, v in profile.items() if k not in ("key", "label")}
-    return data.model_copy(update={k: v for k, v in settings.items()
-                                   if given.get(k) is None})
+    return data.model_copy(update={k: v for k, v in profile.items()
+                                   if k not in ("key", "label") and getattr(data, k) is None})
 
 
 def _time_bank(settings: Settings, data: TableCreate) -> TimeBank:

@@ -9,7 +9,6 @@ a restart), one tournament is created, and a past occurrence is never created at
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -19,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 
 from app.db.engine import Database
 from app.db.tournaments import TournamentScheduleRecord
+from app.hosting.ports import Ticker
 from app.tournaments import schedules
 from app.tournaments.operations import rules_of
 from app.tournaments.service import TournamentService
@@ -36,8 +36,10 @@ class Lobby(Protocol):
         """Tell the lobby how a tournament stands."""
 
 
-class Scheduler:
+class Scheduler(Ticker):
     """Creates each due occurrence of every schedule, once."""
+
+    name = "the tournament scheduler"
 
     def __init__(self, database: Database, service: TournamentService, lobby: Lobby, *,
                  now: Callable[[], float], tick_seconds: float = TICK_SECONDS) -> None:
@@ -45,30 +47,7 @@ class Scheduler:
         self.service = service
         self.lobby = lobby
         self.now = now
-        self.tick_seconds = tick_seconds
-        self._task: asyncio.Task[None] | None = None
-
-    async def resume(self) -> None:
-        """Nothing to load: the schedules are read at each step."""
-
-    def start(self) -> None:
-        """Start stepping every ``tick_seconds``."""
-        if self._task is None:
-            self._task = asyncio.create_task(self._run(), name="tournaments:scheduler")
-
-    async def stop(self) -> None:
-        """Stop stepping."""
-        if self._task is not None:
-            self._task.cancel()
-            self._task = None
-
-    async def _run(self) -> None:
-        while True:
-            try:
-                await self.step()
-            except Exception:
-                log.exception("the tournament scheduler failed; trying again")
-            await asyncio.sleep(self.tick_seconds)
+        super().__init__(tick_seconds=tick_seconds)
 
     async def step(self) -> list[str]:
         """Create the tournament of every occurrence due now; the ids created here."""

@@ -16,18 +16,19 @@ same one after a restart, cannot create that occurrence again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import cast
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import AuditLogEntry, utcnow
+from app.admin.service import record
+from app.db.models import utcnow
 from app.db.tournaments import TournamentOccurrenceRecord, TournamentScheduleRecord
-from app.table.store import Write
 from app.tournaments.errors import ScheduleNotFound
 from app.tournaments.schemas import ScheduleCreate, SchedulePublic, Template
+from app.tournaments.store import OnCreate
 from app.tournaments.templates import TEMPLATES
 
 
@@ -49,31 +50,21 @@ def due(schedule: TournamentScheduleRecord, now: datetime) -> datetime | None:
     return start if start - timedelta(minutes=schedule.lead_minutes) <= now else None
 
 
-# Given the new tournament's id, the write that claims the occurrence for it.
-ClaimFor = Callable[[str], Write]
+def claim(schedule: TournamentScheduleRecord, start: datetime) -> OnCreate:
+    """The writes, in the new tournament's transaction, that record the occurrence for it
+    (and audit it in the name of the schedule's admin): they fail the creation if the
+    occurrence was created already."""
 
+    async def write(session: AsyncSession, tournament_id: str) -> None:
+        session.add(TournamentOccurrenceRecord(
+            schedule_id=schedule.id, starts_at=start, tournament_id=tournament_id,
+            created_at=utcnow()))
+        if schedule.created_by is not None:
+            record(session, schedule.created_by, "create_tournament", None,
+                   tournament_id=tournament_id, name=schedule.name,
+                   schedule_id=schedule.id, starts_at=start.isoformat())
 
-def claim(schedule: TournamentScheduleRecord, start: datetime) -> ClaimFor:
-    """The write that records the occurrence (and audits it in the name of the schedule's
-    admin), given the new tournament's id: it fails the creation if the occurrence was
-    created already."""
-
-    def for_tournament(tournament_id: str) -> Write:
-        async def write(session: AsyncSession) -> None:
-            session.add(TournamentOccurrenceRecord(
-                schedule_id=schedule.id, starts_at=start, tournament_id=tournament_id,
-                created_at=utcnow()))
-            if schedule.created_by is not None:
-                session.add(AuditLogEntry(
-                    admin_id=schedule.created_by, action="create_tournament",
-                    target_user_id=None, created_at=utcnow(),
-                    details={"tournament_id": tournament_id, "name": schedule.name,
-                             "schedule_id": schedule.id, "starts_at": start.isoformat()}))
-            await session.flush()
-
-        return write
-
-    return for_tournament
+    return write
 
 
 async def occurred(session: AsyncSession, schedule_id: int, start: datetime) -> bool:
@@ -116,9 +107,7 @@ async def get(session: AsyncSession, schedule_id: int) -> TournamentScheduleReco
 
 async def remove(session: AsyncSession, schedule: TournamentScheduleRecord) -> None:
     """Delete a schedule and its occurrences (their tournaments stay; not committed)."""
-    await session.execute(delete(TournamentOccurrenceRecord).where(
-        TournamentOccurrenceRecord.schedule_id == schedule.id))
-    await session.delete(schedule)
+    await session.delete(schedule)  # its occurrences go with it (ON DELETE CASCADE)
 
 
 async def listing(session: AsyncSession, now: datetime) -> list[SchedulePublic]:

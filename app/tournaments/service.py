@@ -49,7 +49,7 @@ from app.tournaments import deals
 from app.tournaments.deals import DealVote
 from app.tournaments.errors import TournamentNotFound, WrongTournamentState
 from app.tournaments.rules import Entry, Rules, TournamentStatus
-from app.tournaments.store import Payment, TournamentStore
+from app.tournaments.store import OnCreate, Payment, TournamentStore
 from app.tournaments.tournament import HandOutcome, Tournament
 
 log = logging.getLogger(__name__)
@@ -157,14 +157,14 @@ class TournamentService:
 
     async def create(
         self, name: str, rules: Rules, *, created_by: int | None,
-        also: Callable[[str], Write] | None = None,
+        also: OnCreate | None = None,
     ) -> str:
-        """Create a tournament open for registration; returns its id. ``also`` gives a
-        write, for the new id, that commits with the tournament or fails its creation."""
+        """Create a tournament open for registration; returns its id. ``also``: writes,
+        given the new id, that commit with the tournament or fail its creation."""
         tournament_id = secrets.token_hex(8)
         t = Tournament(rules)
         await self.store.create(tournament_id, name, rules, t.to_dict(), created_by=created_by,
-                                also=None if also is None else also(tournament_id))
+                                also=also)
         self.tournaments[tournament_id] = t
         self.names[tournament_id] = name
         return tournament_id

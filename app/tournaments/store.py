@@ -11,7 +11,7 @@ so it always matches the hands stored.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -62,6 +62,10 @@ class StoredTournament:
     entries: tuple[StoredEntry, ...]
 
 
+# More writes in the transaction that creates a tournament, given it and the new id.
+OnCreate = Callable[[AsyncSession, str], Awaitable[None]]
+
+
 class TournamentStore:
     """Reads and writes tournaments in one database."""
 
@@ -70,10 +74,11 @@ class TournamentStore:
 
     async def create(
         self, tournament_id: str, name: str, rules: Rules, state: dict[str, Any],
-        *, created_by: int | None, also: Write | None = None,
+        *, created_by: int | None, also: OnCreate | None = None,
     ) -> None:
-        """Store a new tournament, open for registration (with ``also``, a write that
-        commits with it or fails it: a schedule's claim of its occurrence)."""
+        """Store a new tournament, open for registration (with ``also``, writes given the
+        session and the new id that commit with it or fail it: a schedule's claim of its
+        occurrence)."""
         starts = rules.starts_at
         async with self.database.sessions() as session:
             session.add(TournamentRecord(
@@ -84,7 +89,7 @@ class TournamentStore:
             ))
             if also is not None:
                 await session.flush()
-                await also(session)
+                await also(session, tournament_id)
             await session.commit()
 
     async def enter(self, tournament_id: str, payment: Payment, state: dict[str, Any]) -> None:

@@ -32,6 +32,7 @@ from typing import Any
 import socketio
 
 from app.hosting.host import TableHost
+from app.hosting.ports import Ticker
 from app.poker.bots import BotStyle
 from app.poker.state import Stakes
 from app.realtime.connections import LOBBY_ROOM, user_room
@@ -89,8 +90,10 @@ class TournamentHandsAt:
         await self.runner.after_confirmed_hands(self.tournament_id)
 
 
-class TournamentTables:
+class TournamentTables(Ticker):
     """The tables and clocks of every running tournament of this process."""
+
+    name = "the tournament ticker"
 
     def __init__(
         self, service: TournamentService, tables: TableHost, sio: socketio.AsyncServer,
@@ -99,8 +102,7 @@ class TournamentTables:
         self.service = service
         self.tables = tables
         self.sio = sio
-        self.tick_seconds = tick_seconds
-        self._task: asyncio.Task[None] | None = None
+        super().__init__(tick_seconds=tick_seconds)
         self._step_lock = asyncio.Lock()
         self._finishing: set[str] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -111,25 +113,6 @@ class TournamentTables:
     async def resume(self) -> None:
         """Load the stored tournaments (before the tables are restored)."""
         await self.service.resume()
-
-    def start(self) -> None:
-        """Start the ticker (after the tables are restored)."""
-        if self._task is None:
-            self._task = asyncio.create_task(self._run(), name="tournaments:ticker")
-
-    async def stop(self) -> None:
-        """Stop the ticker (the state is stored)."""
-        if self._task is not None:
-            self._task.cancel()
-            self._task = None
-
-    async def _run(self) -> None:
-        while True:
-            try:
-                await self.step()
-            except Exception:
-                log.exception("the tournament ticker failed; trying again")
-            await asyncio.sleep(self.tick_seconds)
 
     def require_running(self) -> None:
         """Refuse (``tables_elsewhere``) on a process that does not run the tournaments."""

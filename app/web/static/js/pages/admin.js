@@ -55,7 +55,7 @@ function statusBadge(user) {
 // player, so it is neither banned nor given credits here.
 let houseId = null;
 async function loadHouse() {
-  houseId = (await api("GET", "/admin/house")).user_id;
+  houseId = (await loadHouseReport()).user_id;
 }
 
 function userActions(user) {
