@@ -90,9 +90,9 @@ async def change_settings(session: AsyncSession, user: User,
     own setting, so the stored ones are read afresh under the row's write lock, taken
     first by writing the row unchanged (a row lock on PostgreSQL, the database's write
     lock on SQLite): no change is merged into settings another has replaced meanwhile."""
-    await session.execute(update(User).where(User.id == user.id)
-                          .values(settings=User.settings))
-    stored = await session.scalar(select(User.settings).where(User.id == user.id))
+    stored = await session.scalar(
+        update(User).where(User.id == user.id).values(settings=User.settings)
+        .returning(User.settings).execution_options(synchronize_session=False))
     set_committed_value(user, "settings", stored)
     merged = settings_of(user).model_copy(update=change.model_dump(exclude_unset=True))
     defaults = PlayerSettings()

@@ -162,8 +162,7 @@ async def active_user_for(
 
 
 async def signup(
-    session: AsyncSession, settings: Settings, mailer: Mailer, data: UserCreate,
-    seen: Seen | None = None,
+    session: AsyncSession, settings: Settings, mailer: Mailer, data: UserCreate, seen: Seen,
 ) -> None:
     """Create an account, grant the starting credits and mail the verification link (and
     record where the sign-up came from, ``seen``).
@@ -201,8 +200,7 @@ async def signup(
     if settings.starting_credits > 0:
         await ledger.credit(session, user.id, settings.starting_credits,
                             reason=LedgerReason.SIGNUP_GRANT)
-    if seen is not None:
-        seen.record(session, user.id, SignInKind.SIGNUP)
+    seen.record(session, user.id, SignInKind.SIGNUP)
     await send_verification(session, settings, mailer, user, commit=True, next_path=data.next)
 
 
@@ -276,8 +274,7 @@ async def _apply_email_change(session: AsyncSession, user: User, record: Account
 
 
 async def login(
-    session: AsyncSession, settings: Settings, email: str, password: str,
-    seen: Seen | None = None,
+    session: AsyncSession, settings: Settings, email: str, password: str, seen: Seen,
 ) -> tuple[User, SessionToken]:
     """Check the credentials and open a session, recording where it came from (``seen``);
     banned accounts are refused."""
@@ -291,10 +288,8 @@ async def login(
         raise AccountBanned("this account is banned", reason=user.ban_reason)
     if new_hash is not None:
         user.password_hash = new_hash
-    if seen is not None:
-        seen.record(session, user.id, SignInKind.LOGIN)
-    if new_hash is not None or seen is not None:
-        await session.commit()
+    seen.record(session, user.id, SignInKind.LOGIN)
+    await session.commit()
     return user, open_session(user, settings)
 
 

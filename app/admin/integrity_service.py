@@ -57,16 +57,13 @@ async def flow_public(session: AsyncSession, settings: Settings,
     """The report's rows for the largest pairs."""
     shown = pairs[:FLOW_PAIRS_SHOWN]
     named = await people(session, (u for p in shown for u in (p.low, p.high)))
-    since = utcnow() - timedelta(days=settings.sign_in_record_days)
-    rows = []
-    for pair in shown:
-        links = await signins.linked_accounts(session, pair.winner, since=since,
-                                              among=[pair.loser])
-        rows.append(PairFlowPublic(
-            from_user=named[pair.loser], to_user=named[pair.winner], net=pair.net,
-            net_bb=round(pair.net_bb, 1), one_way=round(pair.one_way, 3), hands=pair.hands,
-            hand_links=hand_links(list(pair.hand_ids)), linked=bool(links)))
-    return rows
+    linked = await signins.linked_pairs(
+        session, named, since=utcnow() - timedelta(days=settings.sign_in_record_days))
+    return [PairFlowPublic(
+        from_user=named[pair.loser], to_user=named[pair.winner], net=pair.net,
+        net_bb=round(pair.net_bb, 1), one_way=round(pair.one_way, 3), hands=pair.hands,
+        hand_links=hand_links(list(pair.hand_ids)), linked=(pair.low, pair.high) in linked)
+        for pair in shown]
 
 
 async def flags_public(session: AsyncSession, flags: list[IntegrityFlag]) -> list[FlagPublic]:
@@ -124,10 +121,9 @@ async def act(session: AsyncSession, hooks: AccountHooks, admin: User, flag_id: 
     _require_open(flag)
     plan = _claw_back_plan(flag, data, house) if data.claw_back else None
     offender = await service.get_user(session, flag.user_id)
-    if data.ban and data.ban_reason is not None:
-        await service.ban(session, hooks, admin, offender, data.ban_reason)
-        flag = await get_flag(session, flag_id)
-        _require_open(flag)  # acted on meanwhile
+    ban_reason = data.ban_reason if data.ban else None
+    if ban_reason is not None:
+        await service.mark_banned(session, admin, offender, ban_reason)
     moved = None
     if plan is not None and plan[1] > 0:
         moved = await clawback.claw_back(session, flag_id=flag.id, offender=flag.user_id,
@@ -138,8 +134,9 @@ async def act(session: AsyncSession, hooks: AccountHooks, admin: User, flag_id: 
                    clawed_back=moved.amount if moved else 0,
                    clawed_back_to=moved.to_user if moved else None)
     await session.commit()
-    public = ClawBackPublic(from_user=moved.from_user, to_user=moved.to_user,
-                            amount=moved.amount, reference=moved.reference) if moved else None
+    if ban_reason is not None:
+        await service.run_ban_hooks(hooks, offender)
+    public = ClawBackPublic.model_validate(moved, from_attributes=True) if moved else None
     return flag, data.ban, public
 
 

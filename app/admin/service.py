@@ -105,6 +105,15 @@ async def ban(
     session: AsyncSession, hooks: AccountHooks, admin: User, user: User, reason: str
 ) -> User:
     """Ban an account: it cannot log in and its sessions end now."""
+    await mark_banned(session, admin, user, reason)
+    await session.commit()
+    await run_ban_hooks(hooks, user)
+    return user
+
+
+async def mark_banned(session: AsyncSession, admin: User, user: User, reason: str) -> None:
+    """Ban an account and revoke its sessions in the current transaction (not committed:
+    once it is, :func:`run_ban_hooks`)."""
     _require_changeable(user)
     if user.role is Role.ADMIN:
         raise CannotModerateAdmin("admins cannot be banned; demote them first")
@@ -116,10 +125,13 @@ async def ban(
     user.banned_at = utcnow()
     await revoke_sessions(session, user)
     record(session, admin, "ban", user, reason=reason)
-    await session.commit()
+
+
+async def run_ban_hooks(hooks: AccountHooks, user: User) -> None:
+    """After a ban is committed: take the account away from every table, and end its
+    open sockets."""
     await hooks.run_after_ban(user.id)
     await hooks.run_after_revoke(user.id)
-    return user
 
 
 async def unban(session: AsyncSession, admin: User, user: User) -> User:

@@ -17,7 +17,7 @@ from app.config import Settings
 from app.db.integrity import FlagKind, IntegrityFlag
 from app.integrity import signals, signins
 from app.integrity.flags import raise_flag
-from app.integrity.flow import PairFlow, add_hand
+from app.integrity.flow import HANDS_LISTED, PairFlow, add_hand
 from app.integrity.hands import played_hands
 
 
@@ -46,7 +46,7 @@ async def gather(session: AsyncSession, *, since: datetime, user_id: int | None 
             found.times[person].append(seconds)
         for person in hand.people.values():
             found.hands[person].append((hand.started_at, hand.ended_at))
-            found.recent[person] = [*found.recent[person], hand.hand_id][-signals.HANDS_LISTED:]
+            found.recent[person] = [*found.recent[person], hand.hand_id][-HANDS_LISTED:]
     return found
 
 
@@ -60,29 +60,30 @@ async def chip_flow(session: AsyncSession, *, since: datetime,
     return sorted(pairs, key=lambda p: (-p.net, p.low, p.high))
 
 
-def flow_evidence(pair: PairFlow, links: list[signins.Link]) -> dict[str, object]:
+def flow_evidence(pair: PairFlow, linked_by: set[str]) -> dict[str, object]:
     """A chip-dumping flag's evidence: the figures and the hands."""
     return {"from_user": pair.loser, "to_user": pair.winner, "net": pair.net,
             "net_bb": round(pair.net_bb, 1), "one_way": round(pair.one_way, 3),
             "hands": pair.hands, "hand_ids": list(pair.hand_ids),
-            "linked_by": sorted({link.by for link in links})}
+            "linked_by": sorted(linked_by)}
 
 
 async def _chip_dumping(session: AsyncSession, settings: Settings, found: Findings,
                         since: datetime, links_since: datetime) -> list[IntegrityFlag]:
     raised = []
-    for pair in found.flows.values():
-        if pair.one_way < settings.chip_dump_one_way \
-                or pair.net_bb < settings.chip_dump_linked_big_blinds:
-            continue
-        links = await signins.linked_accounts(session, pair.winner, since=links_since,
-                                              among=[pair.loser])
-        if pair.net_bb < settings.chip_dump_big_blinds and not links:
+    candidates = [pair for pair in found.flows.values()
+                  if pair.one_way >= settings.chip_dump_one_way
+                  and pair.net_bb >= settings.chip_dump_linked_big_blinds]
+    linked = await signins.linked_pairs(
+        session, {u for pair in candidates for u in (pair.low, pair.high)}, since=links_since)
+    for pair in candidates:
+        linked_by = linked.get((pair.low, pair.high), set())
+        if pair.net_bb < settings.chip_dump_big_blinds and not linked_by:
             continue
         flag = await raise_flag(session, FlagKind.CHIP_DUMPING,
                                 f"chip_dumping:{pair.loser}>{pair.winner}",
                                 user_id=pair.winner, other_user_id=pair.loser,
-                                evidence=flow_evidence(pair, links), quiet_since=since)
+                                evidence=flow_evidence(pair, linked_by), quiet_since=since)
         raised += [flag] if flag else []
     return raised
 

@@ -13,8 +13,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from app.integrity.flow import HANDS_LISTED
+
 SESSION_BREAK = timedelta(minutes=15)  # a pause at least this long ends a session
-HANDS_LISTED = 20
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,6 @@ an unknown one link nobody.
 from __future__ import annotations
 
 import hashlib
-import ipaddress
 import re
 import secrets
 from collections.abc import Awaitable, Callable, Collection
@@ -51,18 +50,6 @@ def valid_device_token(value: str | None) -> str | None:
 def device_mark(token: str) -> str:
     """What is stored of a device cookie: its SHA-256, in hex."""
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def links_by_address(address: str) -> bool:
-    """Whether accounts sharing ``address`` count as linked (not loopback, not unknown).
-
-    >>> links_by_address("203.0.113.7"), links_by_address("127.0.0.1"), links_by_address("?")
-    (True, False, False)
-    """
-    try:
-        return not ipaddress.ip_address(address).is_loopback
-    except ValueError:
-        return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +118,25 @@ async def linked_accounts(session: AsyncSession, user_id: int, *, since: datetim
         for other, times, last in await session.execute(query):
             links.append(Link(int(other), by, int(times), last))
     return sorted(links, key=lambda link: (link.last_seen, link.user_id), reverse=True)
+
+
+async def linked_pairs(session: AsyncSession, users: Collection[int], *, since: datetime
+                       ) -> dict[tuple[int, int], set[str]]:
+    """How the pairs among ``users`` are linked by records made since ``since``: each
+    linked pair (lower id first) and the kinds of link (``device``, ``address``), read in
+    one query per kind."""
+    ids = sorted(set(users))
+    linked: dict[tuple[int, int], set[str]] = {}
+    for by in ("device", "address"):
+        mine, theirs = aliased(SignInRecord), aliased(SignInRecord)
+        query = (select(mine.user_id, theirs.user_id).distinct()
+                 .join(theirs, _shared(mine, theirs, by))
+                 .where(mine.user_id.in_(ids), theirs.user_id.in_(ids),
+                        mine.user_id < theirs.user_id,
+                        mine.created_at >= since, theirs.created_at >= since))
+        for low, high in await session.execute(query):
+            linked.setdefault((int(low), int(high)), set()).add(by)
+    return linked
 
 
 async def linked_among(session: AsyncSession, user_id: int, others: Collection[int], *,
